@@ -1,0 +1,328 @@
+/**
+ * Branch commands (seed 001 Milestone 3): no-copy branch creation, listing, per-agent checkout,
+ * rename (names change, ids do not), safe delete, and the daily `macro_branch_note`.
+ */
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
+import { defineCommand } from "../../commands/registry";
+import { fail } from "../../shared/errors";
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
+import { nameSchema } from "../../shared/names";
+import { checkContentSize } from "../docs/docs.rules";
+import { branchArg, contentFields, DEFAULT_DOCS, docSchema, entrySchema } from "../docs/docs.schema";
+import { appendEntry, toEntry } from "../docs/docs.store";
+import { followHead } from "../vcs/vcs.store";
+import {
+  type Branch,
+  branchById,
+  checkedOutBy,
+  checkoutOf,
+  childrenCount,
+  createBranch,
+  deleteBranchRows,
+  findBranch,
+  isCanonical,
+  listBranches,
+  MAIN,
+  renameBranch,
+  requireBranch,
+  setCheckout,
+} from "./branches.store";
+
+const newBranchName = nameSchema("Name of the new branch, e.g. `try/cache-layer`.");
+
+const branchSummarySchema = z.object({
+  name: z.string(),
+  id: z.string(),
+  base_branch: z.string().nullable(),
+  base_seq: z.number().nullable(),
+});
+
+function summarize(ctx: CommandContext, branch: Branch) {
+  return {
+    name: branch.name,
+    id: branch.id,
+    base_branch: branch.base_id === null ? null : branchById(ctx.db, branch.base_id).name,
+    base_seq: branch.base_seq,
+  };
+}
+
+function refuseReservedName(name: string): void {
+  if (isCanonical(name)) {
+    fail("INVALID_NAME", `"${name}" is reserved (main and task/*, plan/* branches belong to the server).`, "Choose another name.", {
+      name,
+    });
+  }
+}
+
+export const branchCreate = defineCommand({
+  name: "vcs.branch.create",
+  tool: "branch_create",
+  title: "Create a branch",
+  description:
+    "Create a branch as a no-copy snapshot of `from` (default: your checkout) at the current seq. Later writes to `from` do not leak into it. Does not check it out.",
+  kind: "write",
+  input: {
+    name: newBranchName,
+    from: branchArg.optional().describe("Base branch; defaults to your checkout."),
+  },
+  output: { workspace: z.string(), branch: branchSummarySchema },
+  handler: (ctx, args) => {
+    refuseReservedName(args.name);
+    const base = args.from === undefined ? checkoutOf(ctx.db, ctx.principal.agent_id) : requireBranch(ctx.db, args.from);
+    const branch = createBranch(ctx, args.name, base);
+    ctx.journal({
+      target: branch.name,
+      summary: `branch created from ${base.name}@${branch.base_seq}`,
+    });
+    return { workspace: ctx.workspace, branch: summarize(ctx, branch) };
+  },
+});
+
+export const branchList = defineCommand({
+  name: "vcs.branch.list",
+  tool: "branch_list",
+  title: "List branches",
+  description:
+    "Branches of the workspace by name, with base, cutoff and whether you have it checked out. Page with `cursor` = `next_cursor`.",
+  kind: "read",
+  input: {
+    limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
+    cursor: z.string().max(256).optional().describe("Continue after this branch name (from next_cursor)."),
+  },
+  output: {
+    workspace: z.string(),
+    checkout: z.string(),
+    branches: z.array(
+      branchSummarySchema
+        .extend({
+          depth: z.number(),
+          children: z.number(),
+          checked_out: z.boolean(),
+        })
+        .loose(),
+    ),
+    next_cursor: z.string().optional(),
+    has_more: z.boolean(),
+    truncated: z.boolean(),
+  },
+  budget: { lists: ["branches"], keep: ["name", "id"] },
+  handler: (ctx, args) => {
+    const checkout = checkoutOf(ctx.db, ctx.principal.agent_id);
+    const page = listBranches(ctx.db, args.limit, args.cursor);
+    const branches = page.branches.map((branch) => ({
+      ...summarize(ctx, branch),
+      depth: branch.depth,
+      children: childrenCount(ctx.db, branch.id),
+      checked_out: branch.id === checkout.id,
+    }));
+    const last = branches[branches.length - 1];
+    return {
+      workspace: ctx.workspace,
+      checkout: checkout.name,
+      branches,
+      ...(page.has_more && last ? { next_cursor: last.name } : {}),
+      has_more: page.has_more,
+      truncated: false,
+    };
+  },
+});
+
+export const checkout = defineCommand({
+  name: "vcs.checkout",
+  tool: "checkout",
+  title: "Check out a branch",
+  description: "Set YOUR current branch (per agent: other agents keep theirs). Reads and writes without an explicit branch use it.",
+  kind: "write",
+  idempotent: true,
+  input: { ref: branchArg.describe("Branch to check out.") },
+  output: {
+    workspace: z.string(),
+    previous: z.string().nullable(),
+    current: z.string(),
+  },
+  handler: (ctx, args) => {
+    const target = requireBranch(ctx.db, args.ref);
+    const previous = checkoutOf(ctx.db, ctx.principal.agent_id);
+    if (previous.id !== target.id) {
+      setCheckout(ctx, target);
+      ctx.journal({
+        target: target.name,
+        summary: `checkout by ${ctx.principal.agent_id}`,
+      });
+    }
+    return {
+      workspace: ctx.workspace,
+      previous: previous.name,
+      current: target.name,
+    };
+  },
+});
+
+export const branchRename = defineCommand({
+  name: "vcs.branch.rename",
+  tool: "branch_rename",
+  title: "Rename a branch",
+  description:
+    "Rename a branch. Its id, entries, bases, tags and checkouts follow; merges stay idempotent. `main`, `task/*` and `plan/*` cannot be renamed.",
+  kind: "write",
+  input: { old: branchArg.describe("Current name."), new: newBranchName },
+  output: { workspace: z.string(), previous: z.string(), current: z.string() },
+  handler: (ctx, args) => {
+    const branch = requireBranch(ctx.db, args.old);
+    if (isCanonical(branch.name)) {
+      fail("INVALID_INPUT", `"${branch.name}" cannot be renamed.`, "Create a new branch from it with `branch_create` instead.", {
+        branch: branch.name,
+      });
+    }
+    refuseReservedName(args.new);
+    if (args.new === branch.name)
+      return {
+        workspace: ctx.workspace,
+        previous: branch.name,
+        current: branch.name,
+      };
+    if (findBranch(ctx.db, args.new)) {
+      fail("ALREADY_EXISTS", `Branch "${args.new}" already exists.`, "Pick another name.", { branch: args.new });
+    }
+    renameBranch(ctx.db, branch, args.new);
+    ctx.journal({ target: args.new, summary: `renamed from ${branch.name}` });
+    return {
+      workspace: ctx.workspace,
+      previous: branch.name,
+      current: args.new,
+    };
+  },
+});
+
+export const branchDelete = defineCommand({
+  name: "vcs.branch.delete",
+  tool: "branch_delete",
+  title: "Delete a branch",
+  description:
+    "Delete a branch and what was written on it. Refused (BRANCH_IN_USE) while it is the base of another branch or anyone has it checked out; `main` cannot be deleted.",
+  kind: "write",
+  destructive: true,
+  input: { name: branchArg.describe("Branch to delete.") },
+  output: { workspace: z.string(), name: z.string(), deleted: z.boolean() },
+  handler: (ctx, args) => {
+    const branch = requireBranch(ctx.db, args.name);
+    if (branch.name === MAIN) fail("INVALID_INPUT", "main cannot be deleted.", "Delete the branches you created instead.");
+    const children = childrenCount(ctx.db, branch.id);
+    const holders = checkedOutBy(ctx.db, branch);
+    if (children > 0 || holders.length > 0) {
+      fail(
+        "BRANCH_IN_USE",
+        `Branch "${branch.name}" is in use: ${children} branch(es) are based on it, ${holders.length} agent(s) have it checked out.`,
+        "Delete or merge the derived branches first, and have its users `checkout` another branch.",
+        {
+          branch: branch.name,
+          derived_branches: children,
+          checked_out_by: holders,
+        },
+      );
+    }
+    deleteBranchRows(ctx.db, branch);
+    ctx.journal({ target: branch.name, summary: "branch deleted" });
+    return { workspace: ctx.workspace, name: branch.name, deleted: true };
+  },
+});
+
+const TEMPLATES = {
+  experiment: ["Goal", "Hypothesis", "Plan", "Result"],
+  decision: ["Goal", "Options", "Decision", "Why"],
+  investigation: ["Goal", "Question", "Findings", "Next"],
+} as const;
+
+function noteFromTemplate(
+  template: keyof typeof TEMPLATES | undefined,
+  goal: string | undefined,
+  content: string | undefined,
+): string | undefined {
+  if (template === undefined) return content ?? (goal === undefined ? undefined : `Goal: ${goal}`);
+  const lines = TEMPLATES[template].map((heading) => (heading === "Goal" ? `Goal: ${goal ?? ""}` : `${heading}:`));
+  return content === undefined ? lines.join("\n") : `${lines.join("\n")}\n\n${content}`;
+}
+
+export const macroBranchNote = defineCommand({
+  name: "think.idea.branch.create",
+  tool: "macro_branch_note",
+  title: "Branch and note in one call",
+  description:
+    "Daily macro. With `name`: create branch `name` from `from` (default: your checkout), check it out, append the note. Without `name`: with `from`, check out `from` and append; otherwise append to your checkout.",
+  kind: "write",
+  input: {
+    name: newBranchName.optional(),
+    from: branchArg.optional(),
+    doc: docSchema.optional().describe("Document; default `notes`."),
+    content: contentFields.content.optional(),
+    template: z.enum(["experiment", "decision", "investigation"]).optional().describe("Skeleton for the note."),
+    goal: z.string().max(1000).optional(),
+    title: contentFields.title,
+    format: contentFields.format,
+    meta: contentFields.meta,
+  },
+  output: {
+    workspace: z.string(),
+    branch: z.object({
+      name: z.string(),
+      created: z.boolean(),
+      base_branch: z.string().nullable(),
+      base_seq: z.number().nullable(),
+    }),
+    checkout: z.string(),
+    note: entrySchema.nullable(),
+  },
+  handler: (ctx, args) => {
+    const content = noteFromTemplate(args.template, args.goal, args.content);
+    if (content !== undefined) checkContentSize(content, args.meta);
+    let branch: Branch;
+    let created = false;
+    if (args.name !== undefined) {
+      refuseReservedName(args.name);
+      const base = args.from === undefined ? checkoutOf(ctx.db, ctx.principal.agent_id) : requireBranch(ctx.db, args.from);
+      branch = createBranch(ctx, args.name, base);
+      created = true;
+    } else {
+      branch = args.from === undefined ? checkoutOf(ctx.db, ctx.principal.agent_id) : requireBranch(ctx.db, args.from);
+    }
+    const previous = checkoutOf(ctx.db, ctx.principal.agent_id);
+    if (previous.id !== branch.id) setCheckout(ctx, branch);
+    const note =
+      content === undefined
+        ? null
+        : toEntry(
+            appendEntry(ctx, {
+              branch,
+              doc: args.doc ?? DEFAULT_DOCS.notes,
+              kind: "note",
+              title: args.title,
+              format: args.format,
+              meta: args.meta,
+              content,
+            }),
+            branch.name,
+          );
+    if (note !== null) followHead(ctx.db, branch, note.seq);
+    if (created || previous.id !== branch.id || note !== null) {
+      ctx.journal({
+        target: branch.name,
+        summary: `${created ? "branch created, " : ""}checkout${note ? `, note ${note.seq}` : ""}`,
+      });
+    }
+    const summary = summarize(ctx, branch);
+    return {
+      workspace: ctx.workspace,
+      branch: {
+        name: branch.name,
+        created,
+        base_branch: summary.base_branch,
+        base_seq: summary.base_seq,
+      },
+      checkout: branch.name,
+      note,
+    };
+  },
+});
+
+export const BRANCH_COMMANDS = [branchCreate, branchList, checkout, branchRename, branchDelete, macroBranchNote];

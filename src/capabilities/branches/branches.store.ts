@@ -1,0 +1,208 @@
+/**
+ * Branches: immutable ids (`BR-0001`), renameable names, and a base (branch id + seq cutoff) that
+ * gives a derived branch a no-copy snapshot of its base. The effective sources of a branch are the
+ * branch itself plus each ancestor up to the smallest cutoff on the path (depth ≤ 32, cycles refused).
+ * Checkout is per agent, falling back to `main`.
+ */
+import type { CommandContext } from "../../commands/context";
+import { fail } from "../../shared/errors";
+import { DEFAULT_LIST_LIMIT, MAX_BRANCH_DEPTH } from "../../shared/limits";
+import { advance, read } from "../../workspace/clocks";
+import type { Db } from "../../workspace/db";
+
+export const MAIN = "main";
+
+export interface Branch {
+  id: string;
+  name: string;
+  base_id: string | null;
+  base_seq: number | null;
+  depth: number;
+  created_seq: number;
+  created_at_ms: number;
+  created_by: string;
+}
+
+/** One part of an effective view: the entries of `branch_id` with seq ≤ cutoff (null: no cutoff). */
+export interface Source {
+  branch_id: string;
+  cutoff: number | null;
+}
+
+const COLUMNS = "id, name, base_id, base_seq, depth, created_seq, created_at_ms, created_by";
+
+/** Before the first write a workspace has no rows; reads see an empty `main`. */
+const VIRTUAL_MAIN: Branch = {
+  id: "BR-0001",
+  name: MAIN,
+  base_id: null,
+  base_seq: null,
+  depth: 0,
+  created_seq: 0,
+  created_at_ms: 0,
+  created_by: "system",
+};
+
+function branchId(n: number): string {
+  return `BR-${String(n).padStart(4, "0")}`;
+}
+
+export function findBranch(db: Db, name: string): Branch | undefined {
+  const row = db.one<Branch & Record<string, string | number | null>>(`SELECT ${COLUMNS} FROM branches WHERE name = ?`, name);
+  if (row) return row;
+  if (name === MAIN && !hasBranches(db)) return VIRTUAL_MAIN;
+  return undefined;
+}
+
+export function branchById(db: Db, id: string): Branch {
+  const row = db.one<Branch & Record<string, string | number | null>>(`SELECT ${COLUMNS} FROM branches WHERE id = ?`, id);
+  if (row) return row;
+  if (id === VIRTUAL_MAIN.id) return VIRTUAL_MAIN;
+  throw new Error(`branch id ${id} is referenced but missing`);
+}
+
+function hasBranches(db: Db): boolean {
+  return db.one("SELECT 1 AS one FROM branches LIMIT 1") !== undefined;
+}
+
+export function unknownBranch(name: string): never {
+  return fail(
+    "UNKNOWN_ID",
+    `Unknown branch "${name}".`,
+    "Call `branch_list` to see the branches of this workspace.",
+    {
+      branch: name,
+    },
+    [{ tool: "branch_list", args: {}, why: "list the branches that exist" }],
+  );
+}
+
+export function requireBranch(db: Db, name: string): Branch {
+  return findBranch(db, name) ?? unknownBranch(name);
+}
+
+/** Creates `main` on the first write of a workspace (journaled with that write). */
+export function ensureMain(ctx: CommandContext): void {
+  if (hasBranches(ctx.db)) return;
+  const id = branchId(advance(ctx.db, "branch"));
+  ctx.db.run(`INSERT INTO branches (${COLUMNS}) VALUES (?, ?, NULL, NULL, 0, 0, ?, ?)`, id, MAIN, ctx.nowMs, ctx.principal.agent_id);
+  ctx.journal({ target: MAIN, summary: "bootstrapped branch main" });
+}
+
+export function createBranch(ctx: CommandContext, name: string, base: Branch): Branch {
+  if (findBranch(ctx.db, name)) {
+    fail("ALREADY_EXISTS", `Branch "${name}" already exists.`, "Pick another name, or `checkout` the existing branch.", {
+      branch: name,
+    });
+  }
+  if (base.depth + 1 > MAX_BRANCH_DEPTH) {
+    fail(
+      "INVALID_INPUT",
+      `Branch "${base.name}" is already ${base.depth} levels deep; the limit is ${MAX_BRANCH_DEPTH}.`,
+      "Merge work back toward main, or branch from a shallower branch.",
+      { base: base.name, depth: base.depth, max_depth: MAX_BRANCH_DEPTH },
+    );
+  }
+  const branch: Branch = {
+    id: branchId(advance(ctx.db, "branch")),
+    name,
+    base_id: base.id,
+    base_seq: read(ctx.db, "seq"),
+    depth: base.depth + 1,
+    created_seq: read(ctx.db, "seq"),
+    created_at_ms: ctx.nowMs,
+    created_by: ctx.principal.agent_id,
+  };
+  ctx.db.run(
+    `INSERT INTO branches (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    branch.id,
+    branch.name,
+    branch.base_id,
+    branch.base_seq,
+    branch.depth,
+    branch.created_seq,
+    branch.created_at_ms,
+    branch.created_by,
+  );
+  return branch;
+}
+
+/** The branch itself plus each ancestor, with the smallest cutoff seen so far on the path. */
+export function sourcesOf(db: Db, branch: Branch): Source[] {
+  const sources: Source[] = [{ branch_id: branch.id, cutoff: null }];
+  const seen = new Set([branch.id]);
+  let current = branch;
+  let cutoff: number | null = null;
+  while (current.base_id !== null) {
+    if (sources.length > MAX_BRANCH_DEPTH) {
+      fail("INVALID_INPUT", `Branch "${branch.name}" has a base chain deeper than ${MAX_BRANCH_DEPTH}.`, "Branch from a shallower base.");
+    }
+    if (seen.has(current.base_id)) {
+      fail("INVALID_INPUT", `Branch "${branch.name}" has a cyclic base chain.`, "Report this workspace to the operators.");
+    }
+    const baseSeq = current.base_seq ?? 0;
+    cutoff = cutoff === null ? baseSeq : Math.min(cutoff, baseSeq);
+    current = branchById(db, current.base_id);
+    seen.add(current.id);
+    sources.push({ branch_id: current.id, cutoff });
+  }
+  return sources;
+}
+
+export function listBranches(db: Db, limit: number, after: string | undefined): { branches: Branch[]; has_more: boolean } {
+  if (!hasBranches(db)) return { branches: [VIRTUAL_MAIN], has_more: false };
+  const rows = db.all<Branch & Record<string, string | number | null>>(
+    `SELECT ${COLUMNS} FROM branches WHERE name > ? ORDER BY name LIMIT ?`,
+    after ?? "",
+    limit + 1,
+  );
+  return { branches: rows.slice(0, limit), has_more: rows.length > limit };
+}
+
+export function childrenCount(db: Db, branchIdValue: string): number {
+  return db.one<{ n: number }>("SELECT COUNT(*) AS n FROM branches WHERE base_id = ?", branchIdValue)?.n ?? 0;
+}
+
+export function checkoutOf(db: Db, agentId: string): Branch {
+  const row = db.one<{ branch_id: string }>("SELECT branch_id FROM checkouts WHERE agent_id = ?", agentId);
+  return row ? branchById(db, row.branch_id) : requireBranch(db, MAIN);
+}
+
+export function setCheckout(ctx: CommandContext, branch: Branch): void {
+  ctx.db.run(
+    `INSERT INTO checkouts (agent_id, branch_id, updated_at_ms) VALUES (?, ?, ?)
+     ON CONFLICT (agent_id) DO UPDATE SET branch_id = excluded.branch_id, updated_at_ms = excluded.updated_at_ms`,
+    ctx.principal.agent_id,
+    branch.id,
+    ctx.nowMs,
+  );
+}
+
+/** Agents (other than `exceptAgent`) whose checkout is this branch, bounded. */
+export function checkedOutBy(db: Db, branch: Branch): string[] {
+  return db
+    .all<{ agent_id: string }>(
+      "SELECT agent_id FROM checkouts WHERE branch_id = ? ORDER BY agent_id LIMIT ?",
+      branch.id,
+      DEFAULT_LIST_LIMIT,
+    )
+    .map((row) => row.agent_id);
+}
+
+export function renameBranch(db: Db, branch: Branch, newName: string): void {
+  db.run("UPDATE branches SET name = ? WHERE id = ?", newName, branch.id);
+}
+
+/** Removes the branch row and everything written on it (entries, docs, head, tags, checkouts). */
+export function deleteBranchRows(db: Db, branch: Branch): void {
+  db.run("DELETE FROM doc_entries WHERE branch_id = ?", branch.id);
+  db.run("DELETE FROM documents WHERE branch_id = ?", branch.id);
+  db.run("DELETE FROM branch_heads WHERE branch_id = ?", branch.id);
+  db.run("DELETE FROM tags WHERE branch_id = ?", branch.id);
+  db.run("DELETE FROM checkouts WHERE branch_id = ?", branch.id);
+  db.run("DELETE FROM branches WHERE id = ?", branch.id);
+}
+
+export function isCanonical(name: string): boolean {
+  return name === MAIN || name.startsWith("task/") || name.startsWith("plan/");
+}

@@ -1,0 +1,367 @@
+/**
+ * Reasoning documents (seed 001 Milestone 2-3): append a note, read a bounded tail of a document's
+ * effective view, diff two branches, merge notes idempotently, export a resumption snapshot and list
+ * documents. Notes are append-only; nothing here rewrites history.
+ */
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
+import { defineCommand } from "../../commands/registry";
+import { fail } from "../../shared/errors";
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_PAGE_LIMIT } from "../../shared/limits";
+import { type Branch, branchById, requireBranch, sourcesOf } from "../branches/branches.store";
+import { followHead } from "../vcs/vcs.store";
+import { checkContentSize, targetBranch } from "./docs.rules";
+import { branchArg, contentFields, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "./docs.schema";
+import { appendEntry, diffPage, documentsOf, namer, toEntry, viewPage } from "./docs.store";
+import { cursorSchema, limitSchema, paginationSchema, repairPagination, tailPagination } from "./paging";
+
+export const notesCommit = defineCommand({
+  name: "vcs.notes.commit",
+  tool: "notes_commit",
+  title: "Append a note",
+  description:
+    "Append one note to a document (default `notes`) of a branch (default: your checkout). Append-only; returns the entry with its seq.",
+  kind: "write",
+  input: {
+    branch: branchArg.optional(),
+    doc: docSchema.optional(),
+    ...contentFields,
+  },
+  output: { entry: entrySchema },
+  handler: (ctx, args) => {
+    checkContentSize(args.content, args.meta);
+    const branch = targetBranch(ctx, args.branch);
+    const row = appendEntry(ctx, {
+      branch,
+      doc: args.doc ?? DEFAULT_DOCS.notes,
+      kind: "note",
+      title: args.title,
+      format: args.format,
+      meta: args.meta,
+      content: args.content,
+    });
+    followHead(ctx.db, branch, row.seq);
+    ctx.journal({
+      target: `${branch.name}/${row.doc}`,
+      summary: `note ${row.seq}`,
+    });
+    return { entry: toEntry(row, branch.name) };
+  },
+});
+
+function docFor(doc: string | undefined, docKind: "notes" | "trace" | undefined): string {
+  return doc ?? DEFAULT_DOCS[docKind ?? "trace"];
+}
+
+export function readTail(ctx: CommandContext, branch: Branch, doc: string, cursor: number | undefined, limit: number) {
+  const page = viewPage(ctx.db, sourcesOf(ctx.db, branch), doc, {
+    before: cursor,
+    limit,
+    order: "newest",
+  });
+  const name = namer(ctx.db);
+  const entries = page.rows.reverse().map((row) => toEntry(row, name(row.branch_id)));
+  return {
+    entries,
+    pagination: tailPagination(
+      entries.map((entry) => entry.seq),
+      page.has_more,
+      cursor,
+      limit,
+    ),
+  };
+}
+
+export const show = defineCommand({
+  name: "docs.show",
+  tool: "show",
+  title: "Read a document",
+  description:
+    "Bounded tail of a document's effective view (base snapshot + branch entries), oldest-first within the page. `doc` defaults from `doc_kind` (default `trace`). Page with `cursor` = `next_cursor`.",
+  kind: "read",
+  input: {
+    branch: branchArg.optional(),
+    doc: docSchema.optional(),
+    doc_kind: z.enum(["notes", "trace"]).optional(),
+    cursor: cursorSchema,
+    limit: limitSchema,
+  },
+  output: {
+    branch: z.string(),
+    doc: z.string(),
+    entries: z.array(entrySchema),
+    pagination: paginationSchema,
+    truncated: z.boolean(),
+  },
+  budget: {
+    lists: ["entries"],
+    keep: ENTRY_KEEP,
+    repair: repairPagination("entries"),
+  },
+  handler: (ctx, args) => {
+    const branch = targetBranch(ctx, args.branch);
+    const doc = docFor(args.doc, args.doc_kind);
+    return {
+      branch: branch.name,
+      doc,
+      ...readTail(ctx, branch, doc, args.cursor, args.limit),
+      truncated: false,
+    };
+  },
+});
+
+export const diff = defineCommand({
+  name: "docs.diff",
+  tool: "diff",
+  title: "Diff two branches",
+  description:
+    "Entries present in the effective view of `to` but not of `from` (directional; reverse the arguments for the other side). A merged copy counts as present, so a diff is empty after a merge.",
+  kind: "read",
+  input: {
+    from: nameSchemaFor("Branch to compare against."),
+    to: nameSchemaFor("Branch whose extra entries are listed."),
+    doc: docSchema.optional().describe("Document; default `notes`."),
+    cursor: cursorSchema,
+    limit: limitSchema,
+  },
+  output: {
+    from: z.string(),
+    to: z.string(),
+    doc: z.string(),
+    entries: z.array(entrySchema),
+    pagination: paginationSchema,
+    truncated: z.boolean(),
+  },
+  budget: {
+    lists: ["entries"],
+    keep: ENTRY_KEEP,
+    repair: repairPagination("entries"),
+  },
+  handler: (ctx, args) => {
+    const from = requireBranch(ctx.db, args.from);
+    const to = requireBranch(ctx.db, args.to);
+    const doc = args.doc ?? DEFAULT_DOCS.notes;
+    const page = diffPage(ctx.db, sourcesOf(ctx.db, from), sourcesOf(ctx.db, to), doc, {
+      before: args.cursor,
+      limit: args.limit,
+      order: "newest",
+    });
+    const name = namer(ctx.db);
+    const entries = page.rows.reverse().map((row) => toEntry(row, name(row.branch_id)));
+    return {
+      from: from.name,
+      to: to.name,
+      doc,
+      entries,
+      pagination: tailPagination(
+        entries.map((entry) => entry.seq),
+        page.has_more,
+        args.cursor,
+        args.limit,
+      ),
+      truncated: false,
+    };
+  },
+});
+
+function nameSchemaFor(description: string) {
+  return branchArg.describe(description);
+}
+
+export const merge = defineCommand({
+  name: "docs.merge",
+  tool: "merge",
+  title: "Merge notes",
+  description:
+    "Copy the notes of `from` that `into` lacks (idempotent: a second merge copies nothing). `into` defaults to `from`'s base. Walks oldest-first; when `has_more`, call again with `cursor` = `next_cursor`. `dry_run` only counts.",
+  kind: "write",
+  idempotent: true,
+  input: {
+    from: branchArg.describe("Branch whose notes are copied."),
+    into: branchArg.optional().describe("Destination; default the base of `from`."),
+    doc: docSchema.optional().describe("Document; default `notes`."),
+    cursor: z.number().int().min(0).optional().describe("Continue after this seq (from next_cursor)."),
+    limit: z.number().int().min(1).max(MAX_PAGE_LIMIT).default(MAX_PAGE_LIMIT).describe("Entries examined per call."),
+    dry_run: z.boolean().default(false),
+    merge_to_base: z.boolean().default(false).describe("Merge into the base of `from` (explicit merge-back)."),
+  },
+  output: {
+    from: z.string(),
+    into: z.string(),
+    doc: z.string(),
+    merged: z.number(),
+    skipped: z.number(),
+    dry_run: z.boolean(),
+    pagination: paginationSchema,
+  },
+  handler: (ctx, args) => {
+    const from = requireBranch(ctx.db, args.from);
+    const into = mergeDestination(ctx, from, args.into, args.merge_to_base);
+    const doc = args.doc ?? DEFAULT_DOCS.notes;
+    const page = diffPage(ctx.db, sourcesOf(ctx.db, into), sourcesOf(ctx.db, from), doc, {
+      after: args.cursor,
+      limit: args.limit,
+      order: "oldest",
+    });
+    const name = namer(ctx.db);
+    let merged = 0;
+    let skipped = 0;
+    for (const row of page.rows) {
+      if (row.kind !== "note") {
+        skipped++;
+        continue;
+      }
+      merged++;
+      if (args.dry_run) continue;
+      const meta = row.meta_json === null ? {} : (JSON.parse(row.meta_json) as Record<string, unknown>);
+      appendEntry(ctx, {
+        branch: into,
+        doc,
+        kind: "note",
+        title: row.title ?? undefined,
+        format: row.format ?? undefined,
+        meta: {
+          ...meta,
+          _merge: {
+            from: name(row.branch_id),
+            from_seq: row.seq,
+            from_ts_ms: row.ts_ms,
+          },
+        },
+        content: row.content,
+        agent_id: row.agent_id,
+        identity_seq: row.identity_seq,
+        source_event_id: `merge:${row.branch_id}:${row.seq}`,
+      });
+    }
+    if (merged > 0 && !args.dry_run) {
+      ctx.journal({
+        target: `${into.name}/${doc}`,
+        summary: `merged ${merged} notes from ${from.name}`,
+      });
+    }
+    const last = page.rows[page.rows.length - 1];
+    const pagination: z.infer<typeof paginationSchema> = {
+      cursor: args.cursor ?? null,
+      has_more: page.has_more,
+      limit: args.limit,
+      count: page.rows.length,
+    };
+    if (page.has_more && last) pagination.next_cursor = last.seq;
+    return {
+      from: from.name,
+      into: into.name,
+      doc,
+      merged,
+      skipped,
+      dry_run: args.dry_run,
+      pagination,
+    };
+  },
+});
+
+function mergeDestination(ctx: CommandContext, from: Branch, into: string | undefined, toBase: boolean): Branch {
+  const baseBranch = from.base_id === null ? undefined : branchById(ctx.db, from.base_id);
+  if (toBase || into === undefined) {
+    if (!baseBranch) {
+      fail("INVALID_INPUT", `Branch "${from.name}" has no base to merge into.`, "Pass `into` explicitly.", { from: from.name });
+    }
+    if (into !== undefined && into !== baseBranch.name) {
+      fail("MERGE_NOT_SUPPORTED", `merge_to_base merges into "${baseBranch.name}", not "${into}".`, "Omit `into`, or drop merge_to_base.", {
+        base: baseBranch.name,
+        into,
+      });
+    }
+    return baseBranch;
+  }
+  const target = requireBranch(ctx.db, into);
+  if (target.id === from.id) fail("INVALID_INPUT", "A branch cannot be merged into itself.", "Pick another `into` branch.");
+  return target;
+}
+
+export const exportSnapshot = defineCommand({
+  name: "docs.export",
+  tool: "export",
+  title: "Export a resumption snapshot",
+  description:
+    "Bounded snapshot for resuming work: the reasoning refs of a branch (default: your checkout) and the tails of its notes and trace. The target form arrives with tasks.",
+  kind: "read",
+  input: {
+    branch: branchArg.optional(),
+    notes_limit: z.number().int().min(1).max(MAX_PAGE_LIMIT).default(20),
+    trace_limit: z.number().int().min(1).max(MAX_PAGE_LIMIT).default(50),
+  },
+  output: {
+    target: z.null(),
+    branch: z.string(),
+    reasoning_ref: z.object({
+      branch: z.string(),
+      notes_doc: z.string(),
+      trace_doc: z.string(),
+      graph_doc: z.string(),
+    }),
+    notes: z.object({
+      entries: z.array(entrySchema),
+      pagination: paginationSchema,
+    }),
+    trace: z.object({
+      entries: z.array(entrySchema),
+      pagination: paginationSchema,
+    }),
+    truncated: z.boolean(),
+  },
+  budget: { lists: ["trace.entries", "notes.entries"], keep: ENTRY_KEEP },
+  handler: (ctx, args) => {
+    const branch = targetBranch(ctx, args.branch);
+    return {
+      target: null,
+      branch: branch.name,
+      reasoning_ref: {
+        branch: branch.name,
+        notes_doc: DEFAULT_DOCS.notes,
+        trace_doc: DEFAULT_DOCS.trace,
+        graph_doc: DEFAULT_DOCS.graph,
+      },
+      notes: readTail(ctx, branch, DEFAULT_DOCS.notes, undefined, args.notes_limit),
+      trace: readTail(ctx, branch, DEFAULT_DOCS.trace, undefined, args.trace_limit),
+      truncated: false,
+    };
+  },
+});
+
+export const docsList = defineCommand({
+  name: "docs.list",
+  tool: "docs_list",
+  title: "List documents",
+  description: "Documents visible on a branch (its own and those inherited from its bases), with where each was last written.",
+  kind: "read",
+  input: {
+    ref: branchArg.optional().describe("Branch; defaults to your checkout."),
+    limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
+  },
+  output: {
+    branch: z.string(),
+    docs: z.array(
+      z.object({
+        doc: z.string(),
+        branch: z.string(),
+        last_seq: z.number(),
+        entry_count: z.number(),
+      }),
+    ),
+  },
+  budget: { lists: ["docs"], keep: ["doc"] },
+  handler: (ctx, args) => {
+    const branch = targetBranch(ctx, args.ref);
+    const name = namer(ctx.db);
+    const docs = documentsOf(ctx.db, sourcesOf(ctx.db, branch), args.limit).map((doc) => ({
+      doc: doc.doc,
+      branch: name(doc.branch_id),
+      last_seq: doc.last_seq,
+      entry_count: doc.entry_count,
+    }));
+    return { branch: branch.name, docs };
+  },
+});
+
+export const DOCS_COMMANDS = [notesCommit, show, diff, merge, exportSnapshot, docsList];

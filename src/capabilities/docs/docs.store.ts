@@ -1,0 +1,305 @@
+/**
+ * Document entries: append, paged effective views and directional diffs.
+ *
+ * An effective view is the union of a branch's sources (see `sourcesOf`); a page is read with one
+ * index range scan per source (`(branch_id, doc, seq)`), each limited, then merged — so a page costs
+ * O(depth × limit) whatever the size of the store. Branch ids are generated here (`BR-<digits>`) and
+ * are checked before being written into SQL text; user values are always bound.
+ *
+ * Presence for diff and merge is by identity: a merged copy carries the `identity_seq` of its original,
+ * so an entry is present in a view when any entry of that view has the same identity.
+ */
+import type { CommandContext } from "../../commands/context";
+import { advance } from "../../workspace/clocks";
+import type { Db, SqlValue } from "../../workspace/db";
+import { type Branch, branchById, type Source } from "../branches/branches.store";
+import type { Entry } from "./docs.schema";
+
+export type EntryKind = "note" | "event";
+
+export interface EntryRow {
+  seq: number;
+  branch_id: string;
+  doc: string;
+  kind: EntryKind;
+  ts_ms: number;
+  agent_id: string;
+  title: string | null;
+  format: string | null;
+  meta_json: string | null;
+  content: string;
+  identity_seq: number;
+  source_event_id: string | null;
+}
+
+export interface NewEntry {
+  branch: Branch;
+  doc: string;
+  kind: EntryKind;
+  title?: string | undefined;
+  format?: string | undefined;
+  meta?: Record<string, unknown> | undefined;
+  content: string;
+  agent_id?: string;
+  identity_seq?: number;
+  source_event_id?: string;
+}
+
+const ENTRY_COLUMNS = "seq, branch_id, doc, kind, ts_ms, agent_id, title, format, meta_json, content, identity_seq, source_event_id";
+const BRANCH_ID = /^BR-\d+$/;
+
+function literalBranchId(id: string): string {
+  if (!BRANCH_ID.test(id)) throw new Error(`refusing to inline branch id ${JSON.stringify(id)}`);
+  return `'${id}'`;
+}
+
+export function appendEntry(ctx: CommandContext, entry: NewEntry): EntryRow {
+  const seq = advance(ctx.db, "seq");
+  const row: EntryRow = {
+    seq,
+    branch_id: entry.branch.id,
+    doc: entry.doc,
+    kind: entry.kind,
+    ts_ms: ctx.nowMs,
+    agent_id: entry.agent_id ?? ctx.principal.agent_id,
+    title: entry.title ?? null,
+    format: entry.format ?? null,
+    meta_json: entry.meta === undefined ? null : JSON.stringify(entry.meta),
+    content: entry.content,
+    identity_seq: entry.identity_seq ?? seq,
+    source_event_id: entry.source_event_id ?? null,
+  };
+  ctx.db.run(
+    `INSERT INTO doc_entries (${ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    row.seq,
+    row.branch_id,
+    row.doc,
+    row.kind,
+    row.ts_ms,
+    row.agent_id,
+    row.title,
+    row.format,
+    row.meta_json,
+    row.content,
+    row.identity_seq,
+    row.source_event_id,
+  );
+  ctx.db.run(
+    `INSERT INTO documents (branch_id, doc, first_seq, last_seq, entry_count) VALUES (?, ?, ?, ?, 1)
+     ON CONFLICT (branch_id, doc) DO UPDATE SET last_seq = excluded.last_seq, entry_count = entry_count + 1`,
+    row.branch_id,
+    row.doc,
+    seq,
+    seq,
+  );
+  return row;
+}
+
+export function toEntry(row: EntryRow, branchName: string): Entry {
+  const entry: Entry = {
+    seq: row.seq,
+    ts: new Date(row.ts_ms).toISOString(),
+    ts_ms: row.ts_ms,
+    branch: branchName,
+    doc: row.doc,
+    kind: row.kind,
+    agent_id: row.agent_id,
+    content: row.content,
+  };
+  if (row.title !== null) entry.title = row.title;
+  if (row.format !== null) entry.format = row.format;
+  if (row.meta_json !== null) entry.meta = JSON.parse(row.meta_json) as Record<string, unknown>;
+  return entry;
+}
+
+/** Resolves branch ids of rows to names, once per id. */
+export function namer(db: Db): (id: string) => string {
+  const cache = new Map<string, string>();
+  return (id) => {
+    let name = cache.get(id);
+    if (name === undefined) {
+      name = branchById(db, id).name;
+      cache.set(id, name);
+    }
+    return name;
+  };
+}
+
+export interface PageWindow {
+  /** Newest-first pages: only seqs below this (the `cursor` of show/diff). */
+  before?: number | undefined;
+  /** Oldest-first pages: only seqs above this (the `cursor` of merge). */
+  after?: number | undefined;
+  limit: number;
+  order: "newest" | "oldest";
+  notesOnly?: boolean;
+}
+
+/** Upper and lower seq bounds of a source scan, as SQL text over literal numbers. */
+function boundsSql(column: string, lower: number | null, upper: number | null): string {
+  const parts: string[] = [];
+  if (lower !== null) parts.push(`${column} > ${Math.trunc(lower)}`);
+  if (upper !== null) parts.push(`${column} <= ${Math.trunc(upper)}`);
+  return parts.length === 0 ? "" : ` AND ${parts.join(" AND ")}`;
+}
+
+function windowSql(window: PageWindow): string {
+  let sql = "";
+  if (window.before !== undefined) sql += ` AND seq < ${Math.trunc(window.before)}`;
+  if (window.after !== undefined) sql += ` AND seq > ${Math.trunc(window.after)}`;
+  if (window.notesOnly) sql += " AND kind = 'note'";
+  return sql;
+}
+
+/** A predicate matching rows of `alias` that belong to the view made of `sources`. */
+function viewPredicate(alias: string, sources: Source[]): string {
+  return sources
+    .map((source) => `(${alias}.branch_id = ${literalBranchId(source.branch_id)}${boundsSql(`${alias}.seq`, null, source.cutoff)})`)
+    .join(" OR ");
+}
+
+interface Scan {
+  branch_id: string;
+  lower: number | null;
+  upper: number | null;
+}
+
+function pageOfScans(
+  db: Db,
+  scans: Scan[],
+  doc: string,
+  window: PageWindow,
+  absentFrom?: Source[],
+): { rows: EntryRow[]; has_more: boolean } {
+  if (scans.length === 0) return { rows: [], has_more: false };
+  const direction = window.order === "newest" ? "DESC" : "ASC";
+  const absent = absentFrom
+    ? ` AND NOT EXISTS (SELECT 1 FROM doc_entries f WHERE f.identity_seq = e.identity_seq AND f.doc = e.doc AND (${viewPredicate("f", absentFrom)}))`
+    : "";
+  const parts = scans.map(
+    (scan) =>
+      `SELECT * FROM (SELECT ${ENTRY_COLUMNS} FROM doc_entries e WHERE e.branch_id = ${literalBranchId(scan.branch_id)} AND e.doc = ?1` +
+      `${boundsSql("e.seq", scan.lower, scan.upper)}${windowSql(window)}${absent} ORDER BY e.seq ${direction} LIMIT ?2)`,
+  );
+  const sql = `${parts.join(" UNION ALL ")} ORDER BY seq ${direction} LIMIT ?2`;
+  const params: SqlValue[] = [doc, window.limit + 1];
+  const rows = db.all<EntryRow & Record<string, SqlValue>>(sql, ...params);
+  return {
+    rows: rows.slice(0, window.limit),
+    has_more: rows.length > window.limit,
+  };
+}
+
+/** A page of the effective view of `doc` over `sources`. */
+export function viewPage(db: Db, sources: Source[], doc: string, window: PageWindow): { rows: EntryRow[]; has_more: boolean } {
+  const scans = sources.map((source) => ({
+    branch_id: source.branch_id,
+    lower: null,
+    upper: source.cutoff,
+  }));
+  return pageOfScans(db, scans, doc, window);
+}
+
+/**
+ * A page of the entries present in the `to` view and absent from the `from` view. Ranges that both
+ * views share (same branch, up to the smaller cutoff) are skipped without reading them.
+ */
+export function diffPage(db: Db, from: Source[], to: Source[], doc: string, window: PageWindow): { rows: EntryRow[]; has_more: boolean } {
+  const fromCutoff = new Map(from.map((source) => [source.branch_id, source.cutoff]));
+  const scans: Scan[] = [];
+  for (const source of to) {
+    if (!fromCutoff.has(source.branch_id)) {
+      scans.push({
+        branch_id: source.branch_id,
+        lower: null,
+        upper: source.cutoff,
+      });
+      continue;
+    }
+    const shared = fromCutoff.get(source.branch_id) ?? null;
+    if (shared === null) continue;
+    if (source.cutoff !== null && source.cutoff <= shared) continue;
+    scans.push({
+      branch_id: source.branch_id,
+      lower: shared,
+      upper: source.cutoff,
+    });
+  }
+  return pageOfScans(db, scans, doc, window, from);
+}
+
+/** Documents written on any of the sources (own docs and inherited ones visible at the cutoff). */
+export function documentsOf(
+  db: Db,
+  sources: Source[],
+  limit: number,
+): { doc: string; branch_id: string; last_seq: number; entry_count: number }[] {
+  const rows: {
+    doc: string;
+    branch_id: string;
+    last_seq: number;
+    entry_count: number;
+  }[] = [];
+  const seen = new Set<string>();
+  for (const source of sources) {
+    const docs = db.all<{
+      doc: string;
+      last_seq: number;
+      entry_count: number;
+      first_seq: number;
+    }>(
+      `SELECT doc, last_seq, entry_count, first_seq FROM documents WHERE branch_id = ?${boundsSql("first_seq", null, source.cutoff)} ORDER BY doc LIMIT ?`,
+      source.branch_id,
+      limit,
+    );
+    for (const doc of docs) {
+      if (seen.has(doc.doc)) continue;
+      seen.add(doc.doc);
+      rows.push({
+        doc: doc.doc,
+        branch_id: source.branch_id,
+        last_seq: doc.last_seq,
+        entry_count: doc.entry_count,
+      });
+    }
+  }
+  rows.sort((a, b) => (a.doc < b.doc ? -1 : a.doc > b.doc ? 1 : 0));
+  return rows.slice(0, limit);
+}
+
+export function lastEntry(db: Db): EntryRow | undefined {
+  return db.one<EntryRow & Record<string, SqlValue>>(`SELECT ${ENTRY_COLUMNS} FROM doc_entries ORDER BY seq DESC LIMIT 1`);
+}
+
+export function entryBySeq(db: Db, seq: number): EntryRow | undefined {
+  return db.one<EntryRow & Record<string, SqlValue>>(`SELECT ${ENTRY_COLUMNS} FROM doc_entries WHERE seq = ?`, seq);
+}
+
+/** True when entry `seq` belongs to the view made of `sources`. */
+export function inView(row: EntryRow, sources: Source[]): boolean {
+  return sources.some((source) => source.branch_id === row.branch_id && (source.cutoff === null || row.seq <= source.cutoff));
+}
+
+/** A page of notes across all docs of a view, newest first, at or below `upTo` (VCS log). */
+export function notesPage(
+  db: Db,
+  sources: Source[],
+  window: PageWindow & { upTo: number | null },
+): { rows: EntryRow[]; has_more: boolean } {
+  const direction = "DESC";
+  const parts = sources.map((source) => {
+    const upper = source.cutoff === null ? window.upTo : window.upTo === null ? source.cutoff : Math.min(source.cutoff, window.upTo);
+    return (
+      `SELECT * FROM (SELECT ${ENTRY_COLUMNS} FROM doc_entries e WHERE e.branch_id = ${literalBranchId(source.branch_id)} AND e.kind = 'note'` +
+      `${boundsSql("e.seq", null, upper)}${windowSql({ ...window, notesOnly: false })} ORDER BY e.seq ${direction} LIMIT ?1)`
+    );
+  });
+  const rows = db.all<EntryRow & Record<string, SqlValue>>(
+    `${parts.join(" UNION ALL ")} ORDER BY seq ${direction} LIMIT ?1`,
+    window.limit + 1,
+  );
+  return {
+    rows: rows.slice(0, window.limit),
+    has_more: rows.length > window.limit,
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * Tail pagination by seq (seed 001 `show`): a page holds the newest `limit` entries below `cursor`,
+ * returned oldest-first; `next_cursor` is the oldest seq returned and is set only when more remain.
+ * If the budget drops the oldest entries of a page, `repairPagination` points `next_cursor` at the
+ * oldest entry still shown, so nothing becomes unreachable.
+ */
+import { z } from "zod";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../shared/limits";
+
+export const cursorSchema = z.number().int().positive().optional().describe("Read entries with seq below this (from next_cursor).");
+export const limitSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_PAGE_LIMIT)
+  .default(DEFAULT_PAGE_LIMIT)
+  .describe(`Entries per page (1-${MAX_PAGE_LIMIT}).`);
+
+export const paginationSchema = z.object({
+  cursor: z.number().nullable(),
+  next_cursor: z.number().optional(),
+  has_more: z.boolean(),
+  limit: z.number(),
+  count: z.number(),
+});
+export type Pagination = z.infer<typeof paginationSchema>;
+
+export function tailPagination(seqsAscending: number[], hasMore: boolean, cursor: number | undefined, limit: number): Pagination {
+  const pagination: Pagination = {
+    cursor: cursor ?? null,
+    has_more: hasMore,
+    limit,
+    count: seqsAscending.length,
+  };
+  if (hasMore && seqsAscending.length > 0) pagination.next_cursor = seqsAscending[0] as number;
+  return pagination;
+}
+
+/** Budget hook: after older entries were dropped, continue the next page from the oldest one shown. */
+export function repairPagination(listKey: string, paginationKey = "pagination") {
+  return (payload: Record<string, unknown>, original: Record<string, unknown>): Record<string, unknown> => {
+    const list = payload[listKey];
+    const originalList = original[listKey];
+    const pagination = payload[paginationKey] as Pagination | undefined;
+    if (!Array.isArray(list) || !Array.isArray(originalList) || !pagination || list.length === originalList.length) return payload;
+    const first = list[0] as { seq?: number } | undefined;
+    const repaired: Pagination = {
+      ...pagination,
+      count: list.length,
+      has_more: true,
+    };
+    if (first?.seq !== undefined) repaired.next_cursor = first.seq;
+    else if (pagination.cursor !== null) repaired.next_cursor = pagination.cursor;
+    return { ...payload, [paginationKey]: repaired };
+  };
+}

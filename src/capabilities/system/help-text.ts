@@ -1,0 +1,50 @@
+/**
+ * The agent-facing help: protocol semantics in short sections, so the budget can drop later sections
+ * whole. The single place that explains conventions, so responses need not repeat them.
+ */
+export const HELP_SECTIONS: { title: string; text: string }[] = [
+  {
+    title: "What this is",
+    text: "BranchMind is a durable, branchable working memory. A workspace holds append-only documents (notes, trace) on git-like branches. Nothing you write is rewritten; reads are bounded.",
+  },
+  {
+    title: "Golden path",
+    text: "1) `status` to see your checkout and the last event. 2) `macro_branch_note` to start an idea on its own branch with a first note. 3) `notes_commit` as you go. 4) `show` (doc_kind=notes) or `export` to resume. 5) `diff` then `merge` (merge_to_base=true) to bring notes back.",
+  },
+  {
+    title: "Workspaces",
+    text: "Every call works in one workspace: the `/w/<workspace>/mcp` URL, else the `workspace` argument, else the only workspace your token names. `init` may store a project_guard; calls carrying a different guard are refused.",
+  },
+  {
+    title: "Branches",
+    text: "A branch is a no-copy snapshot of its base at a seq cutoff, plus its own entries; later writes to the base do not leak in. Checkout is per agent. Names can change, ids (`BR-0001`) never do. main, task/* and plan/* are reserved.",
+  },
+  {
+    title: "Diff and merge",
+    text: "`diff from to` lists entries of `to` missing from `from`. `merge` copies notes (not trace events) idempotently; a merged copy counts as present, so the diff empties and a second merge copies nothing. Page large merges with `cursor` = `next_cursor`.",
+  },
+  {
+    title: "VCS helpers",
+    text: "`commit` appends a note and moves the branch head; `log` walks notes up to the head; `reset` moves the head; `reflog` lists movements; tags name commits. Refs never change what `show` returns.",
+  },
+  {
+    title: "Budgets",
+    text: "Every read takes max_chars (alias context_budget), max_bytes, max_lines, limit and cursor, and reports budget {max_chars, used_chars, truncated}. Trimming drops oldest items first and keeps ids over bodies (BUDGET_TRUNCATED); BUDGET_MINIMAL means only a stub fit; BUDGET_MIN_CLAMPED means your budget was raised to the minimum.",
+  },
+  {
+    title: "Writes",
+    text: "Every write is atomic: it lands whole or not at all. Pass idempotency_key to make a retry safe: a replay returns the first result; the same key with other arguments fails IDEMPOTENCY_KEY_REUSED.",
+  },
+  {
+    title: "Errors",
+    text: "Errors are {error: {code, message, recovery_hint, details?, actions?}}. Follow recovery_hint; an action is a ready-to-send call.",
+  },
+];
+
+export const GOLDEN_PATH = [
+  "status",
+  "macro_branch_note {name, goal}",
+  "notes_commit {content}",
+  "show {doc_kind: notes}",
+  "merge {from, merge_to_base: true}",
+];

@@ -1,0 +1,28 @@
+/**
+ * The catalog: every command of the server, and lookups by dotted name, flat tool name or alias.
+ * Both sides import it: the Worker for schemas and surfaces, the workspace object for handlers.
+ */
+import { BRANCH_COMMANDS } from "../capabilities/branches/branches.commands";
+import { DOCS_COMMANDS } from "../capabilities/docs/docs.commands";
+import { SYSTEM_COMMANDS } from "../capabilities/system/system.commands";
+import { VCS_COMMANDS } from "../capabilities/vcs/vcs.commands";
+import type { Command } from "./registry";
+
+export const COMMANDS: readonly Command[] = [...SYSTEM_COMMANDS, ...DOCS_COMMANDS, ...BRANCH_COMMANDS, ...VCS_COMMANDS];
+
+/** Every name a command answers to: dotted name, flat tool name, seed 000 `branchmind_<tool>`, aliases. */
+export function namesOf(command: Command): string[] {
+  return [command.name, command.tool, `branchmind_${command.tool}`, ...(command.aliases ?? [])];
+}
+
+const BY_NAME = new Map<string, Command>();
+for (const command of COMMANDS) {
+  for (const name of namesOf(command)) {
+    if (BY_NAME.has(name)) throw new Error(`command name ${name} is defined twice`);
+    BY_NAME.set(name, command);
+  }
+}
+
+export function findCommand(name: string): Command | undefined {
+  return BY_NAME.get(name);
+}

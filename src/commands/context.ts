@@ -1,0 +1,40 @@
+/**
+ * What a command handler receives besides its arguments: the workspace database, the caller, the
+ * request's clock reading, and two recorders — `journal` (this call changed domain rows: advance the
+ * tick) and `warn` (a non-fatal note for the caller). Handlers are synchronous: nothing awaits inside
+ * the transaction that wraps a write.
+ */
+
+import type { Warning } from "../shared/result";
+import type { Db } from "../workspace/db";
+
+export type Role = "read" | "write" | "admin";
+
+export interface Principal {
+  agent_id: string;
+  /** Workspace patterns the token grants: `*` one segment, `**` any depth. */
+  workspaces: string[];
+  role: Role;
+  /** Key id of the token, or "dev" in dev mode. */
+  key_id: string;
+}
+
+export interface JournalNote {
+  target: string;
+  summary: string;
+}
+
+export interface CommandContext {
+  db: Db;
+  principal: Principal;
+  workspace: string;
+  /** Wall-clock reading taken once per call: recorded, never used to order or expire anything. */
+  nowMs: number;
+  journal(note: JournalNote): void;
+  warn(warning: Warning): void;
+}
+
+/** Handlers with no workspace (help, schema) get no database. */
+export interface StatelessContext {
+  principal: Principal;
+}

@@ -1,0 +1,142 @@
+/**
+ * The command type: every operation of the server is defined exactly once, as a command, and every
+ * surface (MCP toolsets, docs, schema lookups, tests) is derived from these definitions.
+ *
+ * A command has a dotted name by portal domain (`vcs.notes.commit`), the flat name it carries in the
+ * `full` toolset (`notes_commit`, seed 001), accepted aliases (seed 000's `branchmind_*` names are
+ * added automatically), zod input and output schemas, MCP annotations, a read/write kind, an optional
+ * budget policy and a synchronous handler.
+ */
+import { z } from "zod";
+import type { BudgetSpec } from "../shared/budget";
+import { MAX_BUDGET_CHARS, MAX_IDEMPOTENCY_KEY_CHARS } from "../shared/limits";
+import { workspaceNameSchema } from "../shared/names";
+import type { CommandContext, StatelessContext } from "./context";
+
+export type CommandKind = "read" | "write";
+
+interface CommandBase<I extends z.ZodObject, O extends z.ZodObject> {
+  name: string;
+  tool: string;
+  aliases?: string[];
+  title: string;
+  description: string;
+  kind: CommandKind;
+  input: I;
+  output: O;
+  /** Reads: which payload lists may be trimmed to the budget. */
+  budget?: BudgetSpec;
+  /** Writes: repeating the same call has no further effect (MCP `idempotentHint`). */
+  idempotent?: boolean;
+  /** Writes: may remove or overwrite data (MCP `destructiveHint`). */
+  destructive?: boolean;
+}
+
+export interface WorkspaceCommand<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends CommandBase<I, O> {
+  scope: "workspace";
+  handler: (ctx: CommandContext, args: z.output<I>) => z.input<O>;
+}
+
+export interface StatelessCommand<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends CommandBase<I, O> {
+  scope: "none";
+  handler: (ctx: StatelessContext, args: z.output<I>) => z.input<O>;
+}
+
+export type Command = WorkspaceCommand | StatelessCommand;
+
+/** Fields every workspace command accepts. */
+export const workspaceFields = {
+  workspace: workspaceNameSchema.optional(),
+  project_guard: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe("Guard stored by `init`; a call carrying a different guard is refused (PROJECT_GUARD_MISMATCH)."),
+};
+
+/** Fields every write accepts. */
+export const writeFields = {
+  idempotency_key: z
+    .string()
+    .min(1)
+    .max(MAX_IDEMPOTENCY_KEY_CHARS)
+    .optional()
+    .describe("Replaying the same key returns the first result and writes nothing."),
+  agent_id: z.string().optional().describe("Must equal the authenticated agent when given."),
+};
+
+const budgetNumber = z.number().int().positive().max(MAX_BUDGET_CHARS);
+
+/** Fields every read accepts (DESIGN §5 budgets). */
+export const readFields = {
+  max_chars: budgetNumber.optional().describe("Budget in characters of the compact JSON payload."),
+  context_budget: budgetNumber.optional().describe("Alias of max_chars."),
+  max_bytes: budgetNumber.optional().describe("Budget in UTF-8 bytes."),
+  max_lines: budgetNumber.optional().describe("Budget in lines of the text block."),
+  budget_profile: z
+    .enum(["portal", "default", "audit"])
+    .optional()
+    .describe("Default budget when none is given: portal 6k, default 20k, audit 80k characters."),
+};
+
+/** Output fields that any read may carry. */
+export const readOutputFields = {
+  budget: z
+    .object({
+      max_chars: z.number(),
+      used_chars: z.number(),
+      truncated: z.boolean(),
+    })
+    .loose()
+    .optional(),
+  warnings: z.array(z.object({ code: z.string(), message: z.string(), recovery: z.string() })).optional(),
+};
+
+type Shape = z.ZodRawShape;
+
+/** Define a workspace command; the common fields are merged into its input and output schemas. */
+export function defineCommand<S extends Shape, O extends Shape>(
+  def: Omit<WorkspaceCommand, "input" | "output" | "handler" | "scope"> & {
+    input: S;
+    output: O;
+    handler: (
+      ctx: CommandContext,
+      args: z.output<z.ZodObject<S & typeof workspaceFields & typeof writeFields & typeof readFields>>,
+    ) => z.input<z.ZodObject<O>>;
+  },
+): WorkspaceCommand {
+  const kindFields = def.kind === "write" ? writeFields : readFields;
+  const input = z.strictObject({
+    ...def.input,
+    ...workspaceFields,
+    ...kindFields,
+  });
+  const output = z.object({ ...def.output, ...(def.kind === "read" ? readOutputFields : {}) }).loose();
+  return {
+    ...def,
+    scope: "workspace",
+    input,
+    output,
+    handler: def.handler,
+  } as unknown as WorkspaceCommand;
+}
+
+/** Define a command that needs no workspace (help). */
+export function defineStatelessCommand<S extends Shape, O extends Shape>(
+  def: Omit<StatelessCommand, "input" | "output" | "handler" | "scope"> & {
+    input: S;
+    output: O;
+    handler: (ctx: StatelessContext, args: z.output<z.ZodObject<S & typeof readFields>>) => z.input<z.ZodObject<O>>;
+  },
+): StatelessCommand {
+  const input = z.strictObject({ ...def.input, ...readFields });
+  const output = z.object({ ...def.output, ...readOutputFields }).loose();
+  return {
+    ...def,
+    scope: "none",
+    input,
+    output,
+    handler: def.handler,
+  } as unknown as StatelessCommand;
+}

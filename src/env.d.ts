@@ -1,0 +1,20 @@
+// Bindings and variables of the Worker (see wrangler.toml).
+import type { DirectoryObject } from "./directory/directory-object";
+import type { WorkspaceObject } from "./workspace/workspace-object";
+
+declare global {
+  interface Env {
+    WORKSPACES: DurableObjectNamespace<WorkspaceObject>;
+    DIRECTORY: DurableObjectNamespace<DirectoryObject>;
+    /** "dev" only when the dev script says so on its command line; anything else means tokens. */
+    AUTH_MODE?: string;
+    /** HMAC secret for bearer tokens; a deployment without it refuses every call. */
+    AUTH_SECRET?: string;
+    /** Key id stamped into tokens and required on verification (rotate by changing both). */
+    AUTH_KEY_ID?: string;
+  }
+}
+
+declare module "cloudflare:workers" {
+  interface ProvidedEnv extends Env {}
+}

@@ -1,0 +1,225 @@
+/**
+ * The one budget mechanism for every read (DESIGN §5). A read payload is measured as compact JSON
+ * without its `budget` field (`used_chars`), and also in UTF-8 bytes and in lines of the text block.
+ * When it exceeds the budget it is trimmed in two passes over the command's trimmable lists, oldest
+ * item first: first an item's body is replaced by its ids (ids and refs outlive bodies), then whole
+ * items are dropped. If even the bare payload does not fit, a minimal stub is returned instead.
+ * Pure: no I/O, no clock.
+ */
+import { countLines, renderTextBlock, utf8Bytes } from "./json";
+import { BUDGET_PROFILES, type BudgetProfile, MAX_BUDGET_CHARS, MIN_BUDGET_CHARS } from "./limits";
+import type { Warning } from "./result";
+
+/** How a command's payload may shrink: lists ordered oldest-first (index 0 is dropped first). */
+export interface BudgetSpec {
+  /** Array fields that may be trimmed (`key` or `parent.key`), in the order they are trimmed. */
+  lists: string[];
+  /** Fields of a list item kept when its body is stubbed (ids, refs, order keys). */
+  keep: string[];
+  /** The list items are newest-first instead of oldest-first. */
+  newestFirst?: boolean;
+  /** Fixes derived fields (pagination) after items were dropped; sees the untrimmed payload too. */
+  repair?: (trimmed: Payload, original: Payload) => Payload;
+}
+
+type Payload = Record<string, unknown>;
+
+export interface BudgetArgs {
+  max_chars?: number | undefined;
+  context_budget?: number | undefined;
+  max_bytes?: number | undefined;
+  max_lines?: number | undefined;
+  budget_profile?: BudgetProfile | undefined;
+}
+
+export interface BudgetReport {
+  max_chars: number;
+  used_chars: number;
+  truncated: boolean;
+  max_bytes?: number;
+  max_lines?: number;
+}
+
+interface Limits {
+  chars: number;
+  bytes: number | undefined;
+  lines: number | undefined;
+}
+
+export function resolveLimits(args: BudgetArgs, defaultProfile: BudgetProfile): { limits: Limits; warnings: Warning[] } {
+  const warnings: Warning[] = [];
+  const requested = args.max_chars ?? args.context_budget ?? BUDGET_PROFILES[args.budget_profile ?? defaultProfile];
+  let chars = Math.min(requested, MAX_BUDGET_CHARS);
+  if (chars < MIN_BUDGET_CHARS) {
+    warnings.push({
+      code: "BUDGET_MIN_CLAMPED",
+      message: `max_chars ${requested} is below the smallest safe payload; raised to ${MIN_BUDGET_CHARS}.`,
+      recovery: `Pass max_chars >= ${MIN_BUDGET_CHARS}.`,
+    });
+    chars = MIN_BUDGET_CHARS;
+  }
+  const bytes = args.max_bytes === undefined ? undefined : Math.max(args.max_bytes, MIN_BUDGET_CHARS);
+  const lines = args.max_lines === undefined ? undefined : Math.max(args.max_lines, 3);
+  return { limits: { chars, bytes, lines }, warnings };
+}
+
+function measure(payload: Payload): {
+  chars: number;
+  bytes: number;
+  lines: number;
+} {
+  const compact = JSON.stringify(payload);
+  return {
+    chars: compact.length,
+    bytes: utf8Bytes(compact),
+    lines: countLines(renderTextBlock(payload)),
+  };
+}
+
+function fits(payload: Payload, limits: Limits): boolean {
+  const size = measure(payload);
+  return (
+    size.chars <= limits.chars &&
+    (limits.bytes === undefined || size.bytes <= limits.bytes) &&
+    (limits.lines === undefined || size.lines <= limits.lines)
+  );
+}
+
+function stub(item: unknown, keep: string[]): unknown {
+  if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
+  const out: Record<string, unknown> = {};
+  for (const key of keep) if (key in item) out[key] = (item as Record<string, unknown>)[key];
+  out.trimmed = true;
+  return out;
+}
+
+const TRUNCATED: Warning = {
+  code: "BUDGET_TRUNCATED",
+  message: "The answer was trimmed to the budget: older items lost their bodies or were dropped.",
+  recovery: "Page with `cursor`, lower `limit`, or raise `max_chars` (audit profile: 80000).",
+};
+
+const MINIMAL: Warning = {
+  code: "BUDGET_MINIMAL",
+  message: "Nothing but a minimal stub fits this budget.",
+  recovery: "Raise `max_chars` or narrow the read (limit, doc, cursor).",
+};
+
+function withWarnings(payload: Payload, warnings: Warning[]): Payload {
+  if (warnings.length === 0) return payload;
+  const existing = Array.isArray(payload.warnings) ? (payload.warnings as Warning[]) : [];
+  return { ...payload, warnings: [...existing, ...warnings] };
+}
+
+/** Trim `payload` to the budget; returns the payload with `budget` (and warnings) attached. */
+export function applyBudget(payload: Payload, spec: BudgetSpec | undefined, args: BudgetArgs, defaultProfile: BudgetProfile): Payload {
+  const { limits, warnings } = resolveLimits(args, defaultProfile);
+  let current = withWarnings(payload, warnings);
+  let truncated = false;
+
+  if (!fits(current, limits) && spec) {
+    truncated = true;
+    current = withWarnings(current, [TRUNCATED]);
+    if ("truncated" in current) current.truncated = true;
+    current = shrinkLists(current, spec, limits);
+    if (spec.repair) current = spec.repair(current, payload);
+  }
+  if (!fits(current, limits)) {
+    truncated = true;
+    current = minimalStub(payload, spec, [...warnings, MINIMAL], limits);
+  }
+  const used = JSON.stringify(current).length;
+  const budget: BudgetReport = {
+    max_chars: limits.chars,
+    used_chars: used,
+    truncated,
+  };
+  if (limits.bytes !== undefined) budget.max_bytes = limits.bytes;
+  if (limits.lines !== undefined) budget.max_lines = limits.lines;
+  return { ...current, budget };
+}
+
+function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payload {
+  const current: Payload = { ...payload };
+  // Each list is copied (with its parent object, for `parent.child` paths) so trimming never mutates the input.
+  const arrays: unknown[][] = [];
+  for (const path of spec.lists) {
+    const [head, child] = path.split(".") as [string, string | undefined];
+    if (child === undefined) {
+      if (!Array.isArray(current[head])) continue;
+      const copy = [...(current[head] as unknown[])];
+      current[head] = copy;
+      arrays.push(copy);
+    } else {
+      const parent = current[head];
+      if (parent === null || typeof parent !== "object" || !Array.isArray((parent as Payload)[child])) continue;
+      const copy = [...((parent as Payload)[child] as unknown[])];
+      current[head] = { ...(parent as Payload), [child]: copy };
+      arrays.push(copy);
+    }
+  }
+  // Sizes are tracked incrementally (re-serializing per step would be quadratic), then checked exactly.
+  const size = measure(current);
+  const within = () =>
+    size.chars <= limits.chars &&
+    (limits.bytes === undefined || size.bytes <= limits.bytes) &&
+    (limits.lines === undefined || size.lines <= limits.lines);
+  // Pass 1: stub bodies, oldest first, across lists in their declared order.
+  for (const items of arrays) {
+    for (const index of oldestFirst(items.length, spec.newestFirst)) {
+      if (within()) break;
+      const before = JSON.stringify(items[index]);
+      const replaced = stub(items[index], spec.keep);
+      const after = JSON.stringify(replaced);
+      items[index] = replaced;
+      size.chars -= before.length - after.length;
+      size.bytes -= utf8Bytes(before) - utf8Bytes(after);
+    }
+  }
+  // Pass 2: drop stubbed items, oldest first.
+  for (const items of arrays) {
+    while (items.length > 0 && !within()) {
+      const dropped = JSON.stringify(spec.newestFirst ? items.pop() : items.shift());
+      size.chars -= dropped.length + (items.length > 0 ? 1 : 0);
+      size.bytes -= utf8Bytes(dropped) + (items.length > 0 ? 1 : 0);
+      size.lines -= 1;
+    }
+  }
+  // Exact check; drop further if the estimate was optimistic.
+  for (const items of arrays) {
+    while (items.length > 0 && !fits(current, limits)) {
+      if (spec.newestFirst) items.pop();
+      else items.shift();
+    }
+  }
+  return current;
+}
+
+function* oldestFirst(length: number, newestFirst: boolean | undefined): Generator<number> {
+  if (newestFirst) for (let i = length - 1; i >= 0; i--) yield i;
+  else for (let i = 0; i < length; i++) yield i;
+}
+
+/** The smallest honest answer: scalar ids of the payload plus the warnings, or just a signal. */
+function minimalStub(payload: Payload, spec: BudgetSpec | undefined, warnings: Warning[], limits: Limits): Payload {
+  const scalars: Payload = {};
+  for (const [key, value] of Object.entries(payload)) {
+    if (value === null || typeof value !== "object") scalars[key] = value;
+  }
+  const candidates: Payload[] = [
+    { ...scalars, signal: "minimal", truncated: true, warnings },
+    {
+      signal: "minimal",
+      truncated: true,
+      warnings: warnings.map((w) => ({
+        code: w.code,
+        message: "",
+        recovery: "",
+      })),
+    },
+    { signal: "minimal", truncated: true },
+  ];
+  void spec;
+  for (const candidate of candidates) if (fits(candidate, limits)) return candidate;
+  return { signal: "minimal" };
+}

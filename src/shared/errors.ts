@@ -1,0 +1,109 @@
+/**
+ * The closed set of error codes every surface speaks, and the one error shape (seed 004's):
+ * `{ code, message, recovery_hint, details?, actions? }`.
+ *
+ * Handlers signal an expected failure by throwing `CommandError` (so a failing command inside
+ * `transactionSync` rolls back everything it wrote) or by returning `err(...)`. Anything else that
+ * escapes is a bug: it is logged and reaches the client only as `INTERNAL_ERROR`, never as a stack
+ * trace or SQL text.
+ */
+
+export const ERROR_CODES = [
+  // seeds 000-004
+  "UNKNOWN_ID",
+  "INVALID_INPUT",
+  "INVALID_NAME",
+  "MERGE_NOT_SUPPORTED",
+  "RECORD_NOT_FOUND",
+  "NOT_ACTIVATED",
+  "INVALID_TRANSITION",
+  "CONFLICT",
+  "UNKNOWN_TOOL",
+  "UNKNOWN_CMD",
+  "UNKNOWN_OP",
+  "BUDGET_EXCEEDED",
+  // the original BranchMind
+  "REVISION_MISMATCH",
+  "STEP_LEASE_HELD",
+  "STEP_LEASE_NOT_HELD",
+  "CHECKPOINTS_NOT_CONFIRMED",
+  "PROOF_REQUIRED",
+  "REASONING_REQUIRED",
+  "EXPECTED_TARGET_MISMATCH",
+  "FEATURE_DISABLED",
+  // this server
+  "UNAUTHORIZED",
+  "FORBIDDEN",
+  "WORKSPACE_REQUIRED",
+  "WORKSPACE_LOCKED",
+  "PROJECT_GUARD_MISMATCH",
+  "PAYLOAD_TOO_LARGE",
+  "ALREADY_EXISTS",
+  "BRANCH_IN_USE",
+  "IDEMPOTENCY_KEY_REUSED",
+  "SERVER_MISCONFIGURED",
+  "INTERNAL_ERROR",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** A suggested call that fixes the error: copy-paste-safe tool name and arguments. */
+export interface ErrorAction {
+  tool: string;
+  args: Record<string, unknown>;
+  why: string;
+}
+
+export interface AppError {
+  code: ErrorCode;
+  message: string;
+  recovery_hint: string;
+  details?: Record<string, unknown>;
+  actions?: ErrorAction[];
+}
+
+/** Thrown by handlers and stores for expected failures; caught by the executor, never crosses RPC. */
+export class CommandError extends Error {
+  readonly error: AppError;
+  constructor(error: AppError) {
+    super(error.message);
+    this.name = "CommandError";
+    this.error = error;
+  }
+}
+
+export function appError(
+  code: ErrorCode,
+  message: string,
+  recovery_hint: string,
+  details?: Record<string, unknown>,
+  actions?: ErrorAction[],
+): AppError {
+  return {
+    code,
+    message,
+    recovery_hint,
+    ...(details ? { details } : {}),
+    ...(actions && actions.length > 0 ? { actions } : {}),
+  };
+}
+
+/** Throw a typed failure from anywhere inside a command. */
+export function fail(
+  code: ErrorCode,
+  message: string,
+  recovery_hint: string,
+  details?: Record<string, unknown>,
+  actions?: ErrorAction[],
+): never {
+  throw new CommandError(appError(code, message, recovery_hint, details, actions));
+}
+
+/** The one generic answer for bugs: the detail goes to the log, not to the client. */
+export function internalError(): AppError {
+  return appError(
+    "INTERNAL_ERROR",
+    "The server hit an unexpected error; nothing was changed.",
+    "Retry once; if it persists, call `status` and report the command and arguments to the operators.",
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * Every bound of the server in one place, each with its reason. Schemas, stores and SQL `LIMIT`s
+ * read these constants; nothing else hard-codes a size.
+ */
+
+/** One note's content: large enough for a design doc, small enough to stay far below the 2 MB row cap. */
+export const MAX_CONTENT_BYTES = 256 * 1024;
+/** Titles and short strings shown in lists. */
+export const MAX_TITLE_CHARS = 512;
+/** Branch, doc, tag and ref names (seed 000 type/rel bound). */
+export const MAX_NAME_CHARS = 128;
+/** Workspace names (original TYPES.md: 1-128). */
+export const MAX_WORKSPACE_CHARS = 128;
+/** Serialized `meta` objects on entries. */
+export const MAX_META_BYTES = 16 * 1024;
+/** Agent ids carried in tokens or the dev header. */
+export const MAX_AGENT_ID_CHARS = 128;
+/** Idempotency keys. */
+export const MAX_IDEMPOTENCY_KEY_CHARS = 128;
+/** Request bodies: above the largest legal note plus envelope, far below the 32 MiB RPC cap. */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+
+/** Page sizes: default and ceiling for entry lists (show, diff, merge, log). Original: 1..200. */
+export const DEFAULT_PAGE_LIMIT = 20;
+export const MAX_PAGE_LIMIT = 200;
+/** Branch, tag, doc and reflog lists. */
+export const DEFAULT_LIST_LIMIT = 50;
+export const MAX_LIST_LIMIT = 200;
+/** Base-chain depth (seed contract): deeper chains are refused at creation. */
+export const MAX_BRANCH_DEPTH = 32;
+
+/** Budget profiles (DESIGN §5): characters of the compact JSON payload. */
+export const BUDGET_PROFILES = {
+  portal: 6_000,
+  default: 20_000,
+  audit: 80_000,
+} as const;
+export type BudgetProfile = keyof typeof BUDGET_PROFILES;
+/** Below this a payload cannot carry even its ids and the budget warning; smaller budgets are raised. */
+export const MIN_BUDGET_CHARS = 256;
+/** Upper bound for an explicit `max_chars` (the audit profile is the largest sensible read). */
+export const MAX_BUDGET_CHARS = 1_000_000;

@@ -1,0 +1,87 @@
+/**
+ * One tool call from the front door's side: validate the arguments with the command's zod schema,
+ * check the caller's role and `agent_id`, resolve the workspace, and run the command in its workspace
+ * object (or here, for commands that need none). Always returns a `Result`.
+ */
+import type { z } from "zod";
+import type { Principal } from "../commands/context";
+import type { Command } from "../commands/registry";
+import { applyBudget } from "../shared/budget";
+import { type AppError, appError, CommandError, internalError } from "../shared/errors";
+import { NAME_FIELDS } from "../shared/names";
+import { err, ok, type Result } from "../shared/result";
+import { resolveWorkspace } from "./workspace-resolution";
+
+export interface CallSession {
+  principal: Principal;
+  /** Workspace fixed by the `/w/<workspace>/mcp` URL. */
+  lock: string | undefined;
+  env: Env;
+}
+
+const MAX_REPORTED_ISSUES = 5;
+
+export function invalidArguments(command: Command, error: z.ZodError): AppError {
+  const issues = error.issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({
+    path: issue.path.join(".") || "(arguments)",
+    message: issue.message,
+  }));
+  const nameIssue = error.issues.find((issue) => NAME_FIELDS.has(String(issue.path[issue.path.length - 1] ?? "")));
+  const code = nameIssue && error.issues.length === 1 ? "INVALID_NAME" : "INVALID_INPUT";
+  const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+  return appError(
+    code,
+    `Invalid arguments for ${command.tool}: ${summary}`,
+    `Fix the listed fields; the tool's inputSchema in tools/list gives every field.`,
+    {
+      issues,
+    },
+  );
+}
+
+export async function callCommand(session: CallSession, command: Command, rawArgs: unknown): Promise<Result<Record<string, unknown>>> {
+  const parsed = command.input.safeParse(rawArgs ?? {});
+  if (!parsed.success) return err(invalidArguments(command, parsed.error));
+  const args = parsed.data as Record<string, unknown>;
+  const { principal } = session;
+
+  if (typeof args.agent_id === "string" && args.agent_id !== principal.agent_id) {
+    return err(
+      appError(
+        "FORBIDDEN",
+        `agent_id "${args.agent_id}" is not you (${principal.agent_id}).`,
+        "Omit agent_id: the server takes it from your token.",
+        {
+          given: args.agent_id,
+          authenticated: principal.agent_id,
+        },
+      ),
+    );
+  }
+  if (command.kind === "write" && principal.role === "read") {
+    return err(
+      appError("FORBIDDEN", `Your token is read-only; ${command.tool} writes.`, "Use a token with role write.", { role: principal.role }),
+    );
+  }
+
+  if (command.scope === "none") {
+    try {
+      return ok(applyBudget(command.handler({ principal }, args) as Record<string, unknown>, command.budget, args, "default"));
+    } catch (error) {
+      if (error instanceof CommandError) return err(error.error);
+      console.error("stateless command failed", command.name, error);
+      return err(internalError());
+    }
+  }
+
+  const resolution = resolveWorkspace(principal, session.lock, args.workspace);
+  if (!resolution.ok) return err(resolution.error);
+  const { workspace: _workspace, ...commandArgs } = args;
+  try {
+    const stub = session.env.WORKSPACES.getByName(resolution.workspace);
+    return (await stub.execute(command.name, commandArgs, principal, resolution.workspace)) as Result<Record<string, unknown>>;
+  } catch (error) {
+    console.error("workspace call failed", command.name, error);
+    return err(internalError());
+  }
+}

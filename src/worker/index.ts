@@ -1,0 +1,83 @@
+/**
+ * The Worker: a stateless front door. It routes, caps the request body, authenticates, resolves the
+ * toolset and the URL's workspace lock, and hands the request to the MCP handler. It keeps no state
+ * and knows no domain rules; the Durable Objects are exported from here for the runtime.
+ */
+import { appError } from "../shared/errors";
+import { MAX_REQUEST_BODY_BYTES } from "../shared/limits";
+import { isValidWorkspaceName } from "../shared/names";
+import { authenticate } from "./auth";
+import { MCP_ROUTE, SERVER_INFO, serveMcp } from "./mcp";
+import { route } from "./routes";
+import { DEFAULT_SURFACE, isSurfaceName, SURFACE_NAMES } from "./surfaces/surfaces";
+
+export { DirectoryObject } from "../directory/directory-object";
+export { WorkspaceObject } from "../workspace/workspace-object";
+
+function jsonRpcError(status: number, code: number, message: string, data: unknown): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message, data }, id: null }, { status });
+}
+
+function tooLarge(): Response {
+  const error = appError(
+    "PAYLOAD_TOO_LARGE",
+    `Request body exceeds ${MAX_REQUEST_BODY_BYTES} bytes.`,
+    "Split the content over several calls (one note holds at most 256 KB).",
+    { max_bytes: MAX_REQUEST_BODY_BYTES },
+  );
+  return jsonRpcError(413, -32600, error.message, error);
+}
+
+/** Reads the body up to the cap; undefined when it is larger. */
+async function boundedBody(request: Request): Promise<ArrayBuffer | undefined> {
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  if (declared > MAX_REQUEST_BODY_BYTES) return undefined;
+  const body = await request.arrayBuffer();
+  return body.byteLength > MAX_REQUEST_BODY_BYTES ? undefined : body;
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const url = new URL(request.url);
+    const target = route(url.pathname);
+    if (target.kind === "health") return Response.json({ ok: true, server: SERVER_INFO });
+    if (target.kind === "not_found") return new Response("Not Found", { status: 404 });
+
+    if (target.lock !== undefined && !isValidWorkspaceName(target.lock)) {
+      const error = appError(
+        "INVALID_NAME",
+        `"${target.lock}" is not a valid workspace name.`,
+        "Use /w/<workspace>/mcp with letters, digits and . _ / -.",
+      );
+      return Response.json({ error }, { status: 400 });
+    }
+    const toolset = url.searchParams.get("toolset") ?? DEFAULT_SURFACE;
+    if (!isSurfaceName(toolset)) {
+      const error = appError("INVALID_INPUT", `Unknown toolset "${toolset}".`, `Use one of: ${SURFACE_NAMES.join(", ")}.`);
+      return Response.json({ error }, { status: 400 });
+    }
+
+    let body: ArrayBuffer | undefined;
+    if (request.method === "POST") {
+      body = await boundedBody(request);
+      if (body === undefined) return tooLarge();
+    }
+    const auth = await authenticate(request, env, Date.now());
+    if (!auth.ok) return auth.response;
+
+    const mcpUrl = new URL(url);
+    mcpUrl.pathname = MCP_ROUTE;
+    const forwarded = new Request(mcpUrl, {
+      method: request.method,
+      headers: request.headers,
+      body: body ?? null,
+      signal: request.signal,
+    });
+    return serveMcp(forwarded, {
+      principal: auth.principal,
+      lock: target.lock,
+      env,
+      surface: toolset,
+    });
+  },
+} satisfies ExportedHandler<Env>;

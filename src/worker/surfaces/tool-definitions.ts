@@ -1,0 +1,53 @@
+/**
+ * MCP tool definitions derived from the command registry, computed once per isolate: JSON Schema
+ * from zod (input as the client sends it, output as the server returns it) and all four annotations
+ * set explicitly. A request only picks the precomputed list of its surface.
+ */
+import { z } from "zod";
+import { COMMANDS } from "../../commands/catalog";
+import type { Command } from "../../commands/registry";
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown> & { type: "object" };
+  outputSchema: Record<string, unknown> & { type: "object" };
+  annotations: {
+    title: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
+}
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> & { type: "object" } {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+  }) as Record<string, unknown>;
+  return { ...rest, type: "object" };
+}
+
+export function toolDefinition(command: Command): ToolDefinition {
+  const read = command.kind === "read";
+  return {
+    name: command.tool,
+    title: command.title,
+    description: command.description,
+    inputSchema: jsonSchema(command.input, "input"),
+    outputSchema: jsonSchema(command.output, "output"),
+    annotations: {
+      title: command.title,
+      readOnlyHint: read,
+      destructiveHint: !read && command.destructive === true,
+      idempotentHint: read || command.idempotent === true,
+      openWorldHint: false,
+    },
+  };
+}
+
+export const TOOL_DEFINITIONS: ReadonlyMap<string, ToolDefinition> = new Map(
+  COMMANDS.map((command) => [command.tool, toolDefinition(command)]),
+);

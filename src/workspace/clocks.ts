@@ -1,0 +1,18 @@
+/**
+ * The workspace clocks (DESIGN §4): `seq` orders document entries (and later graph versions) so a
+ * branch cutoff cuts every document consistently; `tick` numbers the journal, one per operation that
+ * changed domain rows. Both advance only inside the transaction of the write that uses them.
+ */
+import type { Db } from "./db";
+
+export type ClockName = "seq" | "tick" | "branch";
+
+export function advance(db: Db, clock: ClockName): number {
+  const row = db.one<{ value: number }>("UPDATE clocks SET value = value + 1 WHERE name = ? RETURNING value", clock);
+  if (!row) throw new Error(`clock ${clock} is missing`);
+  return row.value;
+}
+
+export function read(db: Db, clock: ClockName): number {
+  return db.one<{ value: number }>("SELECT value FROM clocks WHERE name = ?", clock)?.value ?? 0;
+}

@@ -1,0 +1,110 @@
+/**
+ * The executor: runs one named command against a workspace database and returns a `Result`.
+ * Order of checks: known command → project guard → idempotency replay → handler. A write runs inside
+ * one transaction with its journal row and idempotency record, so all of it lands or none of it does;
+ * a read gets its budget applied. Expected failures arrive as `CommandError`; anything else is logged
+ * and answered as INTERNAL_ERROR.
+ */
+
+import { ensureMain } from "../capabilities/branches/branches.store";
+import { findCommand } from "../commands/catalog";
+import type { CommandContext, JournalNote, Principal } from "../commands/context";
+import type { WorkspaceCommand } from "../commands/registry";
+import { applyBudget } from "../shared/budget";
+import { appError, CommandError, fail, internalError } from "../shared/errors";
+import { err, ok, type Result, type Warning } from "../shared/result";
+import type { Db } from "./db";
+import { fingerprint, remember, replay } from "./idempotency";
+import { appendJournal } from "./journal";
+import { getMeta, setMeta } from "./meta";
+
+export interface ExecuteRequest {
+  command: string;
+  args: Record<string, unknown>;
+  principal: Principal;
+  workspace: string;
+}
+
+export function execute(db: Db, request: ExecuteRequest, nowMs: number): Result<Record<string, unknown>> {
+  try {
+    const command = findCommand(request.command);
+    if (!command || command.scope !== "workspace") {
+      return err(appError("UNKNOWN_CMD", `Unknown command "${request.command}".`, "Call `help` for the list of commands."));
+    }
+    checkProjectGuard(db, request.args);
+    if (command.kind === "write") return ok(runWrite(db, command, request, nowMs));
+    return ok(runRead(db, command, request, nowMs));
+  } catch (error) {
+    if (error instanceof CommandError) return err(error.error);
+    console.error("command failed", request.command, error);
+    return err(internalError());
+  }
+}
+
+function checkProjectGuard(db: Db, args: Record<string, unknown>): void {
+  const given = args.project_guard;
+  if (typeof given !== "string") return;
+  const stored = getMeta(db, "project_guard");
+  if (stored !== undefined && stored !== given) {
+    fail(
+      "PROJECT_GUARD_MISMATCH",
+      "This workspace belongs to another project: the project_guard does not match the one stored by init.",
+      "Check that you are writing to the right workspace; omit project_guard only if you are sure.",
+      { expected: stored, given },
+    );
+  }
+}
+
+function makeContext(db: Db, request: ExecuteRequest, nowMs: number) {
+  const notes: JournalNote[] = [];
+  const warnings: Warning[] = [];
+  const ctx: CommandContext = {
+    db,
+    principal: request.principal,
+    workspace: request.workspace,
+    nowMs,
+    journal: (note) => notes.push(note),
+    warn: (warning) => warnings.push(warning),
+  };
+  return { ctx, notes, warnings };
+}
+
+function withWarnings(value: Record<string, unknown>, warnings: Warning[]): Record<string, unknown> {
+  return warnings.length === 0 ? value : { ...value, warnings };
+}
+
+function runWrite(db: Db, command: WorkspaceCommand, request: ExecuteRequest, nowMs: number): Record<string, unknown> {
+  const agentId = request.principal.agent_id;
+  const key = typeof request.args.idempotency_key === "string" ? request.args.idempotency_key : undefined;
+  const print = key === undefined ? "" : fingerprint(command.name, request.args);
+  return db.transaction(() => {
+    if (key !== undefined) {
+      const previous = replay(db, agentId, key, command.name, print);
+      if (previous !== undefined) return previous as Record<string, unknown>;
+    }
+    const { ctx, notes, warnings } = makeContext(db, request, nowMs);
+    if (getMeta(db, "name") === undefined) {
+      setMeta(db, "name", request.workspace);
+      setMeta(db, "created_at_ms", String(nowMs));
+    }
+    ensureMain(ctx);
+    const value = withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings);
+    if (notes.length > 0) {
+      appendJournal(db, {
+        ts_ms: nowMs,
+        agent_id: agentId,
+        command: command.tool,
+        target: notes.map((note) => note.target).join(", "),
+        summary: notes.map((note) => note.summary).join("; "),
+      });
+    }
+    if (key !== undefined) remember(db, agentId, key, command.name, print, value, nowMs);
+    return value;
+  });
+}
+
+function runRead(db: Db, command: WorkspaceCommand, request: ExecuteRequest, nowMs: number): Record<string, unknown> {
+  const { ctx, warnings } = makeContext(db, request, nowMs);
+  const value = withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings);
+  return applyBudget(value, command.budget, request.args, "default");
+}

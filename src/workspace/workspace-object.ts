@@ -1,0 +1,79 @@
+/**
+ * One Durable Object per workspace: migrates its SQLite schema once on wake, then serves one RPC
+ * method, `execute`, that runs a named command and returns a `Result` (it never throws across RPC).
+ * After a write it schedules a coalesced summary push to the Directory (one alarm, at most one push
+ * per SUMMARY_PUSH_DELAY_MS however many writes land).
+ */
+import { DurableObject } from "cloudflare:workers";
+import { findCommand } from "../commands/catalog";
+import type { Principal } from "../commands/context";
+import { internalError } from "../shared/errors";
+import { err, type Result } from "../shared/result";
+import { read } from "./clocks";
+import { Db } from "./db";
+import { type ExecuteRequest, execute } from "./execute";
+import { getMeta } from "./meta";
+import { migrate } from "./migrate";
+import { WORKSPACE_MIGRATIONS } from "./migrations";
+
+/** Summaries lag writes by at most this much; long enough to coalesce a burst into one push. */
+const SUMMARY_PUSH_DELAY_MS = 2_000;
+
+export interface WorkspaceSummary {
+  name: string;
+  tick: number;
+  seq: number;
+  branches: number;
+  as_of_tick: number;
+}
+
+export class WorkspaceObject extends DurableObject<Env> {
+  private readonly db: Db;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.db = new Db(ctx.storage.sql, ctx.storage);
+    void ctx.blockConcurrencyWhile(async () => {
+      migrate(this.db, WORKSPACE_MIGRATIONS, Date.now());
+    });
+  }
+
+  async execute(
+    command: string,
+    args: Record<string, unknown>,
+    principal: Principal,
+    workspace: string,
+  ): Promise<Result<Record<string, unknown>>> {
+    try {
+      const request: ExecuteRequest = { command, args, principal, workspace };
+      const tickBefore = read(this.db, "tick");
+      const result = execute(this.db, request, Date.now());
+      if (findCommand(command)?.kind === "write" && read(this.db, "tick") !== tickBefore) await this.scheduleSummaryPush();
+      return result;
+    } catch (error) {
+      console.error("workspace execute failed", error);
+      return err(internalError());
+    }
+  }
+
+  summary(): WorkspaceSummary {
+    const tick = read(this.db, "tick");
+    return {
+      name: getMeta(this.db, "name") ?? "",
+      tick,
+      seq: read(this.db, "seq"),
+      branches: this.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM branches")?.n ?? 0,
+      as_of_tick: tick,
+    };
+  }
+
+  private async scheduleSummaryPush(): Promise<void> {
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + SUMMARY_PUSH_DELAY_MS);
+  }
+
+  override async alarm(): Promise<void> {
+    const summary = this.summary();
+    if (summary.name === "") return;
+    await this.env.DIRECTORY.getByName("directory").report(summary);
+  }
+}
