@@ -15,6 +15,12 @@ declare global {
   }
 }
 
-declare module "cloudflare:workers" {
-  interface ProvidedEnv extends Env {}
+declare global {
+  namespace Cloudflare {
+    interface Env extends globalThis.Env {}
+    interface GlobalProps {
+      mainModule: typeof import("./worker/index");
+      durableNamespaces: "WorkspaceObject" | "DirectoryObject";
+    }
+  }
 }

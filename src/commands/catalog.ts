@@ -6,9 +6,16 @@ import { BRANCH_COMMANDS } from "../capabilities/branches/branches.commands";
 import { DOCS_COMMANDS } from "../capabilities/docs/docs.commands";
 import { SYSTEM_COMMANDS } from "../capabilities/system/system.commands";
 import { VCS_COMMANDS } from "../capabilities/vcs/vcs.commands";
+import { WORKSPACE_COMMANDS } from "../capabilities/workspace/workspace.commands";
 import type { Command } from "./registry";
 
-export const COMMANDS: readonly Command[] = [...SYSTEM_COMMANDS, ...DOCS_COMMANDS, ...BRANCH_COMMANDS, ...VCS_COMMANDS];
+export const COMMANDS: readonly Command[] = [
+  ...SYSTEM_COMMANDS,
+  ...DOCS_COMMANDS,
+  ...BRANCH_COMMANDS,
+  ...VCS_COMMANDS,
+  ...WORKSPACE_COMMANDS,
+];
 
 /** Every name a command answers to: dotted name, flat tool name, seed 000 `branchmind_<tool>`, aliases. */
 export function namesOf(command: Command): string[] {

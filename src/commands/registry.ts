@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { BudgetSpec } from "../shared/budget";
 import { MAX_BUDGET_CHARS, MAX_IDEMPOTENCY_KEY_CHARS } from "../shared/limits";
 import { workspaceNameSchema } from "../shared/names";
-import type { CommandContext, StatelessContext } from "./context";
+import type { CommandContext, Role, StatelessContext } from "./context";
 
 export type CommandKind = "read" | "write";
 
@@ -30,6 +30,8 @@ interface CommandBase<I extends z.ZodObject, O extends z.ZodObject> {
   idempotent?: boolean;
   /** Writes: may remove or overwrite data (MCP `destructiveHint`). */
   destructive?: boolean;
+  /** Least role allowed to call it; default: `read` for reads, `write` for writes. */
+  requiresRole?: Role;
 }
 
 export interface WorkspaceCommand<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends CommandBase<I, O> {

@@ -20,6 +20,7 @@ export interface CallSession {
 }
 
 const MAX_REPORTED_ISSUES = 5;
+const ROLE_RANK = { read: 0, write: 1, admin: 2 } as const;
 
 export function invalidArguments(command: Command, error: z.ZodError): AppError {
   const issues = error.issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({
@@ -58,9 +59,13 @@ export async function callCommand(session: CallSession, command: Command, rawArg
       ),
     );
   }
-  if (command.kind === "write" && principal.role === "read") {
+  const needed = command.requiresRole ?? (command.kind === "write" ? "write" : "read");
+  if (ROLE_RANK[principal.role] < ROLE_RANK[needed]) {
     return err(
-      appError("FORBIDDEN", `Your token is read-only; ${command.tool} writes.`, "Use a token with role write.", { role: principal.role }),
+      appError("FORBIDDEN", `${command.tool} needs role ${needed}; your token has role ${principal.role}.`, `Use a token with role ${needed}.`, {
+        role: principal.role,
+        required: needed,
+      }),
     );
   }
 

@@ -145,4 +145,15 @@ export const help = defineStatelessCommand({
   handler: () => ({ sections: HELP_SECTIONS, truncated: false }),
 });
 
-export const SYSTEM_COMMANDS = [init, status, help];
+export const ping = defineCommand({
+  name: "system.ping",
+  tool: "ping",
+  title: "Check access",
+  description: "Answers without reading anything: proves the token, the workspace grant and the round trip work. The benchmark floor.",
+  kind: "read",
+  input: {},
+  output: { workspace: z.string(), agent_id: z.string(), pong: z.literal(true) },
+  handler: (ctx) => ({ workspace: ctx.workspace, agent_id: ctx.principal.agent_id, pong: true as const }),
+});
+
+export const SYSTEM_COMMANDS = [init, status, help, ping];
