@@ -132,7 +132,8 @@ export function defineStatelessCommand<S extends Shape, O extends Shape>(
     handler: (ctx: StatelessContext, args: z.output<z.ZodObject<S & typeof readFields>>) => z.input<z.ZodObject<O>>;
   },
 ): StatelessCommand {
-  const input = z.strictObject({ ...def.input, ...readFields });
+  // `workspace` is accepted (and ignored) so agents can send it on every call.
+  const input = z.strictObject({ ...def.input, workspace: workspaceFields.workspace, ...readFields });
   const output = z.object({ ...def.output, ...readOutputFields }).loose();
   return {
     ...def,

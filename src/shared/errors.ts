@@ -8,6 +8,8 @@
  * trace or SQL text.
  */
 
+import { z } from "zod";
+
 export const ERROR_CODES = [
   // seeds 000-004
   "UNKNOWN_ID",
@@ -107,3 +109,14 @@ export function internalError(): AppError {
     "Retry once; if it persists, call `status` and report the command and arguments to the operators.",
   );
 }
+
+/** The structured content of every error result; tools advertise it beside their success shape. */
+export const errorResultSchema = z.object({
+  error: z.object({
+    code: z.enum(ERROR_CODES),
+    message: z.string(),
+    recovery_hint: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+    actions: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()), why: z.string() })).optional(),
+  }),
+});

@@ -58,7 +58,7 @@ function buildServer(session: McpSession): Server {
       );
     }
     const result = toToolResult(await callCommand(session, command, request.params.arguments));
-    return server.projectCallToolResult(result, result.isError ? undefined : TOOL_DEFINITIONS.get(command.tool)?.outputSchema);
+    return server.projectCallToolResult(result, TOOL_DEFINITIONS.get(command.tool)?.outputSchema);
   });
   return server;
 }

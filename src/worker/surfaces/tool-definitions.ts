@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { COMMANDS } from "../../commands/catalog";
 import type { Command } from "../../commands/registry";
+import { errorResultSchema } from "../../shared/errors";
 
 export interface ToolDefinition {
   name: string;
@@ -37,7 +38,8 @@ export function toolDefinition(command: Command): ToolDefinition {
     title: command.title,
     description: command.description,
     inputSchema: jsonSchema(command.input, "input"),
-    outputSchema: jsonSchema(command.output, "output"),
+    // Error results carry `{error}` as structured content; strict clients validate them against this too.
+    outputSchema: jsonSchema(z.union([command.output, errorResultSchema]), "output"),
     annotations: {
       title: command.title,
       readOnlyHint: read,

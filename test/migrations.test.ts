@@ -1,0 +1,105 @@
+// Migrations on a fresh workspace object, refusal of bad migration lists, and the Directory summary push.
+
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { Db } from "../src/workspace/db";
+import { checkMigrationList, migrate } from "../src/workspace/migrate";
+import { WORKSPACE_MIGRATIONS } from "../src/workspace/migrations";
+import { ok } from "./helpers/mcp";
+
+const TABLES = [
+  "_migrations",
+  "branch_heads",
+  "branches",
+  "checkouts",
+  "clocks",
+  "doc_entries",
+  "documents",
+  "idempotency_keys",
+  "journal",
+  "reflog",
+  "tags",
+  "workspace_meta",
+];
+
+describe("workspace migrations", () => {
+  it("a fresh object has every table, records each migration once, and a rerun does nothing", async () => {
+    const stub = env.WORKSPACES.getByName("migrations/fresh");
+    await runInDurableObject(stub, (_instance, state) => {
+      const db = new Db(state.storage.sql, state.storage);
+      const tables = db
+        .all<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name",
+        )
+        .map((row) => row.name);
+      expect(tables).toEqual(TABLES);
+      expect(db.all("SELECT id, name FROM _migrations")).toEqual([{ id: 1, name: "init" }]);
+      expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
+      expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([
+        { name: "branch", value: 0 },
+        { name: "seq", value: 0 },
+        { name: "tick", value: 0 },
+      ]);
+    });
+  });
+
+  it("refuses a list with a gap or a reordering", () => {
+    expect(() =>
+      checkMigrationList([
+        { id: 1, name: "a", sql: "" },
+        { id: 3, name: "c", sql: "" },
+      ]),
+    ).toThrow(/out of order/);
+    expect(() =>
+      checkMigrationList([
+        { id: 2, name: "b", sql: "" },
+        { id: 1, name: "a", sql: "" },
+      ]),
+    ).toThrow(/out of order/);
+  });
+
+  it("refuses a database that records a migration the code does not have", async () => {
+    const stub = env.WORKSPACES.getByName("migrations/rollback");
+    await runInDurableObject(stub, (_instance, state) => {
+      const db = new Db(state.storage.sql, state.storage);
+      expect(() => migrate(db, [{ id: 1, name: "renamed", sql: "" }], 0)).toThrow(/does not have/);
+    });
+  });
+
+  it("applies pending migrations all or nothing", async () => {
+    const stub = env.WORKSPACES.getByName("migrations/atomic");
+    await runInDurableObject(stub, (_instance, state) => {
+      const db = new Db(state.storage.sql, state.storage);
+      const next = [
+        ...WORKSPACE_MIGRATIONS,
+        { id: 2, name: "good", sql: "CREATE TABLE extra_a (x INTEGER) STRICT" },
+        { id: 3, name: "bad", sql: "CREATE TABLE oops (" },
+      ];
+      expect(() => migrate(db, next, 0)).toThrow();
+      expect(db.one("SELECT name FROM sqlite_master WHERE name = 'extra_a'")).toBeUndefined();
+      expect(db.all("SELECT id FROM _migrations")).toEqual([{ id: 1 }]);
+    });
+  });
+});
+
+describe("directory summaries", () => {
+  it("a workspace pushes its summary to the Directory after writes (coalesced by its alarm)", async () => {
+    const workspace = "directory/pushed";
+    await ok("notes_commit", { workspace, content: "x" });
+    await ok("branch_create", { workspace, name: "b" });
+    const stub = env.WORKSPACES.getByName(workspace);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await runDurableObjectAlarm(stub)).toBe(false);
+    const listed = await env.DIRECTORY.getByName("directory").list(undefined, 50);
+    expect(listed.workspaces.find((entry) => entry.name === workspace)).toMatchObject({ tick: 2, seq: 1, branches: 2, as_of_tick: 2 });
+  });
+
+  it("never moves a summary backwards", async () => {
+    const directory = env.DIRECTORY.getByName("directory");
+    await directory.report({ name: "directory/order", tick: 5, seq: 3, branches: 1, as_of_tick: 5 });
+    await directory.report({ name: "directory/order", tick: 4, seq: 2, branches: 1, as_of_tick: 4 });
+    const listed = await directory.list("directory/".slice(0, -1), 200);
+    expect(listed.workspaces.find((entry) => entry.name === "directory/order")).toMatchObject({ tick: 5, as_of_tick: 5 });
+  });
+});
