@@ -54,6 +54,11 @@ export function findBranch(db: Db, name: string): Branch | undefined {
   return undefined;
 }
 
+/** A stored branch of that name (the virtual `main` of an empty workspace does not count). */
+export function branchExists(db: Db, name: string): boolean {
+  return db.one("SELECT 1 AS one FROM branches WHERE name = ?", name) !== undefined;
+}
+
 export function branchById(db: Db, id: string): Branch {
   const row = db.one<Branch & Record<string, string | number | null>>(`SELECT ${COLUMNS} FROM branches WHERE id = ?`, id);
   if (row) return row;

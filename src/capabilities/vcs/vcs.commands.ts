@@ -10,7 +10,7 @@ import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, DEFAULT_PAGE_LIMIT, MAX_LIST_LIMIT, MAX_PAGE_LIMIT, MAX_TITLE_CHARS } from "../../shared/limits";
 import { nameSchema } from "../../shared/names";
-import { type Branch, branchById, requireBranch, sourcesOf } from "../branches/branches.store";
+import { type Branch, branchById, branchExists, sourcesOf } from "../branches/branches.store";
 import { checkContentSize, targetBranch } from "../docs/docs.rules";
 import { branchArg, contentFields, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
 import { appendEntry, type EntryRow, entryBySeq, inView, namer, notesPage } from "../docs/docs.store";
@@ -65,11 +65,11 @@ function requireCommit(ctx: CommandContext, branch: Branch, seq: number): EntryR
   return row;
 }
 
-/** A ref is a branch name or a tag name; tags win when both exist only if the branch does not. */
+/** A ref is a branch name or a tag name; a branch wins when both exist. */
 function resolveRef(ctx: CommandContext, ref: string | undefined): { branch: Branch; head: number | null; ref: string } {
   if (ref !== undefined) {
     const tag = findTag(ctx.db, ref);
-    if (tag && !ctx.db.one("SELECT 1 AS one FROM branches WHERE name = ?", ref)) {
+    if (tag && !branchExists(ctx.db, ref)) {
       return { branch: branchById(ctx.db, tag.branch_id), head: tag.seq, ref };
     }
   }
