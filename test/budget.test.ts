@@ -71,6 +71,24 @@ describe("budgets on every read", () => {
     }
   });
 
+  it("shows an entry larger than the whole budget as a stub that keeps its seq", async () => {
+    const ws = "budget/huge";
+    const written = await ok("notes_commit", { workspace: ws, content: "h".repeat(200_000), title: "huge" });
+    await ok("notes_commit", { workspace: ws, content: "small" });
+    const shown = await ok("show", { workspace: ws, doc: "notes" });
+    expect(shown.budget.used_chars).toBeLessThanOrEqual(20_000);
+    expect(shown.entries[0]).toEqual({
+      seq: written.entry.seq,
+      ts_ms: written.entry.ts_ms,
+      branch: "main",
+      doc: "notes",
+      kind: "note",
+      title: "huge",
+      trimmed: true,
+    });
+    expect(shown.entries[1].content).toBe("small");
+  });
+
   it("context_budget is an alias of max_chars", async () => {
     const shown = await ok("show", { workspace, doc: "notes", context_budget: 2_500 });
     expect(shown.budget.max_chars).toBe(2_500);

@@ -30,6 +30,11 @@ export interface CommandContext {
   workspace: string;
   /** Wall-clock reading taken once per call: recorded, never used to order or expire anything. */
   nowMs: number;
+  /**
+   * Characters a read may show at most (its resolved budget), so reads load no more than this + 1 of
+   * any text; undefined for writes, which need whole rows.
+   */
+  readLimitChars: number | undefined;
   journal(note: JournalNote): void;
   warn(warning: Warning): void;
 }

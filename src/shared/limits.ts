@@ -23,6 +23,8 @@ export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 /** Page sizes: default and ceiling for entry lists (show, diff, merge, log). Original: 1..200. */
 export const DEFAULT_PAGE_LIMIT = 20;
 export const MAX_PAGE_LIMIT = 200;
+/** Entries a merge copies per call: whole rows are loaded, so 50 × 256 KB stays far below 128 MB. */
+export const MAX_MERGE_PAGE = 50;
 /** Branch, tag, doc and reflog lists. */
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 200;

@@ -62,10 +62,15 @@ export async function callCommand(session: CallSession, command: Command, rawArg
   const needed = command.requiresRole ?? (command.kind === "write" ? "write" : "read");
   if (ROLE_RANK[principal.role] < ROLE_RANK[needed]) {
     return err(
-      appError("FORBIDDEN", `${command.tool} needs role ${needed}; your token has role ${principal.role}.`, `Use a token with role ${needed}.`, {
-        role: principal.role,
-        required: needed,
-      }),
+      appError(
+        "FORBIDDEN",
+        `${command.tool} needs role ${needed}; your token has role ${principal.role}.`,
+        `Use a token with role ${needed}.`,
+        {
+          role: principal.role,
+          required: needed,
+        },
+      ),
     );
   }
 

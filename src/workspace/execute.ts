@@ -10,7 +10,7 @@ import { ensureMain } from "../capabilities/branches/branches.store";
 import { findCommand } from "../commands/catalog";
 import type { CommandContext, JournalNote, Principal } from "../commands/context";
 import type { WorkspaceCommand } from "../commands/registry";
-import { applyBudget } from "../shared/budget";
+import { applyBudget, resolveLimits } from "../shared/budget";
 import { appError, CommandError, fail, internalError } from "../shared/errors";
 import { err, ok, type Result, type Warning } from "../shared/result";
 import type { Db } from "./db";
@@ -55,7 +55,7 @@ function checkProjectGuard(db: Db, args: Record<string, unknown>): void {
   }
 }
 
-function makeContext(db: Db, request: ExecuteRequest, nowMs: number) {
+function makeContext(db: Db, request: ExecuteRequest, nowMs: number, readLimitChars: number | undefined) {
   const notes: JournalNote[] = [];
   const warnings: Warning[] = [];
   const ctx: CommandContext = {
@@ -63,6 +63,7 @@ function makeContext(db: Db, request: ExecuteRequest, nowMs: number) {
     principal: request.principal,
     workspace: request.workspace,
     nowMs,
+    readLimitChars,
     journal: (note) => notes.push(note),
     warn: (warning) => warnings.push(warning),
   };
@@ -82,7 +83,7 @@ function runWrite(db: Db, command: WorkspaceCommand, request: ExecuteRequest, no
       const previous = replay(db, agentId, key, command.name, print);
       if (previous !== undefined) return previous as Record<string, unknown>;
     }
-    const { ctx, notes, warnings } = makeContext(db, request, nowMs);
+    const { ctx, notes, warnings } = makeContext(db, request, nowMs, undefined);
     if (getMeta(db, "name") === undefined) {
       setMeta(db, "name", request.workspace);
       setMeta(db, "created_at_ms", String(nowMs));
@@ -104,7 +105,7 @@ function runWrite(db: Db, command: WorkspaceCommand, request: ExecuteRequest, no
 }
 
 function runRead(db: Db, command: WorkspaceCommand, request: ExecuteRequest, nowMs: number): Record<string, unknown> {
-  const { ctx, warnings } = makeContext(db, request, nowMs);
+  const { ctx, warnings } = makeContext(db, request, nowMs, resolveLimits(request.args, "default").limits.chars);
   const value = withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings);
   return applyBudget(value, command.budget, request.args, "default");
 }

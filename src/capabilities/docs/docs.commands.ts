@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
-import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_PAGE_LIMIT } from "../../shared/limits";
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_MERGE_PAGE, MAX_PAGE_LIMIT } from "../../shared/limits";
 import { type Branch, branchById, requireBranch, sourcesOf } from "../branches/branches.store";
 import { followHead } from "../vcs/vcs.store";
 import { checkContentSize, targetBranch } from "./docs.rules";
@@ -48,6 +48,11 @@ export const notesCommit = defineCommand({
     return { entry: toEntry(row, branch.name) };
   },
 });
+
+/** Reads load at most budget + 1 characters of content (see PageWindow.contentChars). */
+export function contentCap(ctx: CommandContext): number | undefined {
+  return ctx.readLimitChars === undefined ? undefined : ctx.readLimitChars + 1;
+}
 
 function docFor(doc: string | undefined, docKind: "notes" | "trace" | undefined): string {
   return doc ?? DEFAULT_DOCS[docKind ?? "trace"];
@@ -145,6 +150,7 @@ export const diff = defineCommand({
       before: args.cursor,
       limit: args.limit,
       order: "newest",
+      contentChars: contentCap(ctx),
     });
     const name = namer(ctx.db);
     const entries = page.rows.reverse().map((row) => toEntry(row, name(row.branch_id)));
@@ -181,7 +187,7 @@ export const merge = defineCommand({
     into: branchArg.optional().describe("Destination; default the base of `from`."),
     doc: docSchema.optional().describe("Document; default `notes`."),
     cursor: z.number().int().min(0).optional().describe("Continue after this seq (from next_cursor)."),
-    limit: z.number().int().min(1).max(MAX_PAGE_LIMIT).default(MAX_PAGE_LIMIT).describe("Entries examined per call."),
+    limit: z.number().int().min(1).max(MAX_MERGE_PAGE).default(MAX_MERGE_PAGE).describe("Entries examined per call."),
     dry_run: z.boolean().default(false),
     merge_to_base: z.boolean().default(false).describe("Merge into the base of `from` (explicit merge-back)."),
   },

@@ -48,6 +48,12 @@ export interface NewEntry {
 const ENTRY_COLUMNS = "seq, branch_id, doc, kind, ts_ms, agent_id, title, format, meta_json, content, identity_seq, source_event_id";
 const BRANCH_ID = /^BR-\d+$/;
 
+/** Selected columns; with `contentChars`, content is cut in SQL so a page never loads more than it can show. */
+function selectColumns(contentChars: number | undefined): string {
+  if (contentChars === undefined) return ENTRY_COLUMNS;
+  return ENTRY_COLUMNS.replace(" content,", ` substr(content, 1, ${Math.trunc(contentChars)}) AS content,`);
+}
+
 function literalBranchId(id: string): string {
   if (!BRANCH_ID.test(id)) throw new Error(`refusing to inline branch id ${JSON.stringify(id)}`);
   return `'${id}'`;
@@ -133,6 +139,11 @@ export interface PageWindow {
   limit: number;
   order: "newest" | "oldest";
   notesOnly?: boolean;
+  /**
+   * Read at most this many characters of each content. Callers pass the read budget + 1: an entry
+   * longer than the whole budget can only be shown as a stub, so its full text is never needed.
+   */
+  contentChars?: number | undefined;
 }
 
 /** Upper and lower seq bounds of a source scan, as SQL text over literal numbers. */
@@ -178,7 +189,7 @@ function pageOfScans(
     : "";
   const parts = scans.map(
     (scan) =>
-      `SELECT * FROM (SELECT ${ENTRY_COLUMNS} FROM doc_entries e WHERE e.branch_id = ${literalBranchId(scan.branch_id)} AND e.doc = ?1` +
+      `SELECT * FROM (SELECT ${selectColumns(window.contentChars)} FROM doc_entries e WHERE e.branch_id = ${literalBranchId(scan.branch_id)} AND e.doc = ?1` +
       `${boundsSql("e.seq", scan.lower, scan.upper)}${windowSql(window)}${absent} ORDER BY e.seq ${direction} LIMIT ?2)`,
   );
   const sql = `${parts.join(" UNION ALL ")} ORDER BY seq ${direction} LIMIT ?2`;
@@ -290,7 +301,7 @@ export function notesPage(
   const parts = sources.map((source) => {
     const upper = source.cutoff === null ? window.upTo : window.upTo === null ? source.cutoff : Math.min(source.cutoff, window.upTo);
     return (
-      `SELECT * FROM (SELECT ${ENTRY_COLUMNS} FROM doc_entries e WHERE e.branch_id = ${literalBranchId(source.branch_id)} AND e.kind = 'note'` +
+      `SELECT * FROM (SELECT ${selectColumns(window.contentChars)} FROM doc_entries e WHERE e.branch_id = ${literalBranchId(source.branch_id)} AND e.kind = 'note'` +
       `${boundsSql("e.seq", null, upper)}${windowSql({ ...window, notesOnly: false })} ORDER BY e.seq ${direction} LIMIT ?1)`
     );
   });
