@@ -136,11 +136,13 @@ export const log = defineCommand({
   budget: { lists: ["commits"], keep: ["seq", "message"], newestFirst: true },
   handler: (ctx, args) => {
     const { branch, head, ref } = resolveRef(ctx, args.ref);
+    // The log shows previews only, so no more than a preview of each content is loaded.
     const page = notesPage(ctx.db, sourcesOf(ctx.db, branch), {
       before: args.cursor,
       limit: args.limit,
       order: "newest",
       upTo: head,
+      contentChars: PREVIEW_CHARS + 1,
     });
     const name = namer(ctx.db);
     const commits = page.rows.map((row) => commitView(row, name(row.branch_id)));
