@@ -1,5 +1,11 @@
-// SQL migration files are bundled as text (wrangler's default Text rule for **/*.sql).
+// Non-code modules bundled as text: SQL migrations (wrangler's default Text rule for **/*.sql) and,
+// in tests, Markdown read with Vite's ?raw suffix.
 declare module "*.sql" {
+  const text: string;
+  export default text;
+}
+
+declare module "*.md?raw" {
   const text: string;
   export default text;
 }

@@ -118,8 +118,10 @@ describe("budgets on every read", () => {
   });
 
   it("bounds lines of the text block with max_lines", async () => {
-    const shown = await callTool("show", { workspace, doc: "notes", limit: 12, max_lines: 8, budget_profile: "audit" });
-    expect(shown.content[0]?.text.split("\n").length).toBeLessThanOrEqual(8);
+    for (const maxLines of [8, 14]) {
+      const shown = await callTool("show", { workspace, doc: "notes", limit: 12, max_lines: maxLines, budget_profile: "audit" });
+      expect(shown.content[0]?.text.split("\n").length).toBeLessThanOrEqual(maxLines);
+    }
     const unbounded = await callTool("show", { workspace, doc: "notes", limit: 12, budget_profile: "audit" });
     expect(unbounded.content[0]?.text.split("\n").length).toBeGreaterThan(8);
   });

@@ -63,6 +63,9 @@ export function resolveLimits(args: BudgetArgs, defaultProfile: BudgetProfile): 
   return { limits: { chars, bytes, lines }, warnings };
 }
 
+/** The `budget` field is added after measuring; it takes one more line of the text block. */
+const BUDGET_FIELD_LINES = 1;
+
 function measure(payload: Payload): {
   chars: number;
   bytes: number;
@@ -72,7 +75,7 @@ function measure(payload: Payload): {
   return {
     chars: compact.length,
     bytes: utf8Bytes(compact),
-    lines: countLines(renderTextBlock(payload)),
+    lines: countLines(renderTextBlock(payload)) + BUDGET_FIELD_LINES,
   };
 }
 

@@ -57,7 +57,7 @@ export async function authenticate(request: Request, env: Env, nowMs: number): P
         appError(
           "SERVER_MISCONFIGURED",
           "This server has no AUTH_SECRET and is not in dev mode, so it refuses every call.",
-          "Operators: run `wrangler secret put AUTH_SECRET` and redeploy (see docs/deploy.md).",
+          "Operators: run `wrangler secret put AUTH_SECRET` (it applies without a redeploy; see docs/deploy.md).",
         ),
       ),
     };

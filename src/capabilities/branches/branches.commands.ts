@@ -24,6 +24,7 @@ import {
   isCanonical,
   listBranches,
   MAIN,
+  refuseReservedName,
   renameBranch,
   requireBranch,
   setCheckout,
@@ -45,14 +46,6 @@ function summarize(ctx: CommandContext, branch: Branch) {
     base_branch: branch.base_id === null ? null : branchById(ctx.db, branch.base_id).name,
     base_seq: branch.base_seq,
   };
-}
-
-function refuseReservedName(name: string): void {
-  if (isCanonical(name)) {
-    fail("INVALID_NAME", `"${name}" is reserved (main and task/*, plan/* branches belong to the server).`, "Choose another name.", {
-      name,
-    });
-  }
 }
 
 export const branchCreate = defineCommand({

@@ -208,6 +208,15 @@ export function deleteBranchRows(db: Db, branch: Branch): void {
   db.run("DELETE FROM branches WHERE id = ?", branch.id);
 }
 
+/** New branch names may not take a server-owned name (main, task/*, plan/*). */
+export function refuseReservedName(name: string): void {
+  if (isCanonical(name)) {
+    fail("INVALID_NAME", `"${name}" is reserved (main and task/*, plan/* branches belong to the server).`, "Choose another name.", {
+      name,
+    });
+  }
+}
+
 export function isCanonical(name: string): boolean {
   return name === MAIN || name.startsWith("task/") || name.startsWith("plan/");
 }

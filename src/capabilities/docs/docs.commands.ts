@@ -339,7 +339,8 @@ export const docsList = defineCommand({
   name: "docs.list",
   tool: "docs_list",
   title: "List documents",
-  description: "Documents visible on a branch (its own and those inherited from its bases), with where each was last written.",
+  description:
+    "Documents visible on a branch: its own and those inherited from its bases (written before the cutoff), each with the nearest branch it was written on.",
   kind: "read",
   input: {
     ref: branchArg.optional().describe("Branch; defaults to your checkout."),
@@ -347,25 +348,13 @@ export const docsList = defineCommand({
   },
   output: {
     branch: z.string(),
-    docs: z.array(
-      z.object({
-        doc: z.string(),
-        branch: z.string(),
-        last_seq: z.number(),
-        entry_count: z.number(),
-      }),
-    ),
+    docs: z.array(z.object({ doc: z.string(), branch: z.string() })),
   },
   budget: { lists: ["docs"], keep: ["doc"] },
   handler: (ctx, args) => {
     const branch = targetBranch(ctx, args.ref);
     const name = namer(ctx.db);
-    const docs = documentsOf(ctx.db, sourcesOf(ctx.db, branch), args.limit).map((doc) => ({
-      doc: doc.doc,
-      branch: name(doc.branch_id),
-      last_seq: doc.last_seq,
-      entry_count: doc.entry_count,
-    }));
+    const docs = documentsOf(ctx.db, sourcesOf(ctx.db, branch), args.limit).map((doc) => ({ doc: doc.doc, branch: name(doc.branch_id) }));
     return { branch: branch.name, docs };
   },
 });

@@ -239,39 +239,20 @@ export function diffPage(db: Db, from: Source[], to: Source[], doc: string, wind
   return pageOfScans(db, scans, doc, window, from);
 }
 
-/** Documents written on any of the sources (own docs and inherited ones visible at the cutoff). */
-export function documentsOf(
-  db: Db,
-  sources: Source[],
-  limit: number,
-): { doc: string; branch_id: string; last_seq: number; entry_count: number }[] {
-  const rows: {
-    doc: string;
-    branch_id: string;
-    last_seq: number;
-    entry_count: number;
-  }[] = [];
+/** Documents written on any of the sources (own docs, and inherited ones first written before the cutoff). */
+export function documentsOf(db: Db, sources: Source[], limit: number): { doc: string; branch_id: string }[] {
+  const rows: { doc: string; branch_id: string }[] = [];
   const seen = new Set<string>();
   for (const source of sources) {
-    const docs = db.all<{
-      doc: string;
-      last_seq: number;
-      entry_count: number;
-      first_seq: number;
-    }>(
-      `SELECT doc, last_seq, entry_count, first_seq FROM documents WHERE branch_id = ?${boundsSql("first_seq", null, source.cutoff)} ORDER BY doc LIMIT ?`,
+    const docs = db.all<{ doc: string }>(
+      `SELECT doc FROM documents WHERE branch_id = ?${boundsSql("first_seq", null, source.cutoff)} ORDER BY doc LIMIT ?`,
       source.branch_id,
       limit,
     );
-    for (const doc of docs) {
-      if (seen.has(doc.doc)) continue;
-      seen.add(doc.doc);
-      rows.push({
-        doc: doc.doc,
-        branch_id: source.branch_id,
-        last_seq: doc.last_seq,
-        entry_count: doc.entry_count,
-      });
+    for (const { doc } of docs) {
+      if (seen.has(doc)) continue;
+      seen.add(doc);
+      rows.push({ doc, branch_id: source.branch_id });
     }
   }
   rows.sort((a, b) => (a.doc < b.doc ? -1 : a.doc > b.doc ? 1 : 0));

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { nameSchema } from "../../shared/names";
-import { createBranch, requireBranch } from "../branches/branches.store";
+import { createBranch, refuseReservedName, requireBranch } from "../branches/branches.store";
 import { checkContentSize } from "../docs/docs.rules";
 import { branchArg, contentFields, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
 import { appendEntry } from "../docs/docs.store";
@@ -42,6 +42,7 @@ export const workspaceImport = defineCommand({
     let last: number | null = null;
     for (const op of args.ops) {
       if (op.op === "branch") {
+        refuseReservedName(op.name);
         createBranch(ctx, op.name, requireBranch(ctx.db, op.from ?? "main"));
         branches++;
         continue;

@@ -1,0 +1,39 @@
+// Writes docs/commands.md from the command catalog: `npm run docs`.
+// The catalog is TypeScript that imports SQL migrations as text, so it is bundled with esbuild (the
+// same loader rule wrangler applies) into a temporary module, imported, and rendered with the
+// toolsets of the Worker's surfaces. test/catalog.test.ts fails while the committed file is stale.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const target = join(root, "docs", "commands.md");
+
+const entry = `
+export { renderCommandReference } from "./src/commands/reference.ts";
+export { DEFAULT_SURFACE, SURFACE_NAMES, toolsOf } from "./src/worker/surfaces/surfaces.ts";
+`;
+
+const dir = await mkdtemp(join(tmpdir(), "branchmind-docs-"));
+try {
+  const outfile = join(dir, "reference.mjs");
+  await build({
+    stdin: { contents: entry, resolveDir: root, loader: "ts", sourcefile: "docs-entry.ts" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    loader: { ".sql": "text" },
+    outfile,
+    logLevel: "warning",
+  });
+  const { renderCommandReference, DEFAULT_SURFACE, SURFACE_NAMES, toolsOf } = await import(pathToFileURL(outfile).href);
+  const toolsets = Object.fromEntries(SURFACE_NAMES.map((name) => [name, toolsOf(name).map((tool) => tool.name)]));
+  const markdown = renderCommandReference({ toolsets, defaultToolset: DEFAULT_SURFACE });
+  await writeFile(target, markdown);
+  process.stderr.write(`wrote ${join("docs", "commands.md")} (${markdown.length} characters)\n`);
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
