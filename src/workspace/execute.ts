@@ -28,7 +28,7 @@ export interface ExecuteRequest {
 export function execute(db: Db, request: ExecuteRequest, nowMs: number): Result<Record<string, unknown>> {
   try {
     const command = findCommand(request.command);
-    if (!command || command.scope !== "workspace") {
+    if (command?.scope !== "workspace") {
       return err(appError("UNKNOWN_CMD", `Unknown command "${request.command}".`, "Call `help` for the list of commands."));
     }
     checkProjectGuard(db, request.args);

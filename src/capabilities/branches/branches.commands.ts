@@ -8,10 +8,9 @@ import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
 import { nameSchema } from "../../shared/names";
-import { checkContentSize } from "../docs/docs.rules";
-import { branchArg, contentFields, DEFAULT_DOCS, docSchema, entrySchema } from "../docs/docs.schema";
-import { appendEntry, toEntry } from "../docs/docs.store";
-import { followHead } from "../vcs/vcs.store";
+import { writeNote } from "../docs/docs.rules";
+import { branchArg, contentFields, docSchema, entrySchema } from "../docs/docs.schema";
+import { toEntry } from "../docs/docs.store";
 import {
   type Branch,
   branchById,
@@ -268,7 +267,6 @@ export const macroBranchNote = defineCommand({
   },
   handler: (ctx, args) => {
     const content = noteFromTemplate(args.template, args.goal, args.content);
-    if (content !== undefined) checkContentSize(content, args.meta);
     let branch: Branch;
     let created = false;
     if (args.name !== undefined) {
@@ -281,22 +279,7 @@ export const macroBranchNote = defineCommand({
     }
     const previous = checkoutOf(ctx.db, ctx.principal.agent_id);
     if (previous.id !== branch.id) setCheckout(ctx, branch);
-    const note =
-      content === undefined
-        ? null
-        : toEntry(
-            appendEntry(ctx, {
-              branch,
-              doc: args.doc ?? DEFAULT_DOCS.notes,
-              kind: "note",
-              title: args.title,
-              format: args.format,
-              meta: args.meta,
-              content,
-            }),
-            branch.name,
-          );
-    if (note !== null) followHead(ctx.db, branch, note.seq);
+    const note = content === undefined ? null : toEntry(writeNote(ctx, branch, { ...args, content }), branch.name);
     if (created || previous.id !== branch.id || note !== null) {
       ctx.journal({
         target: branch.name,

@@ -6,11 +6,11 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
+import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_MERGE_PAGE, MAX_PAGE_LIMIT } from "../../shared/limits";
 import { type Branch, branchById, requireBranch, sourcesOf } from "../branches/branches.store";
-import { followHead } from "../vcs/vcs.store";
-import { checkContentSize, targetBranch } from "./docs.rules";
+import { targetBranch, writeNote } from "./docs.rules";
 import { branchArg, contentFields, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "./docs.schema";
 import { appendEntry, diffPage, documentsOf, namer, toEntry, viewPage } from "./docs.store";
 import { cursorSchema, limitSchema, paginationSchema, repairPagination, tailPagination } from "./paging";
@@ -29,18 +29,8 @@ export const notesCommit = defineCommand({
   },
   output: { entry: entrySchema },
   handler: (ctx, args) => {
-    checkContentSize(args.content, args.meta);
     const branch = targetBranch(ctx, args.branch);
-    const row = appendEntry(ctx, {
-      branch,
-      doc: args.doc ?? DEFAULT_DOCS.notes,
-      kind: "note",
-      title: args.title,
-      format: args.format,
-      meta: args.meta,
-      content: args.content,
-    });
-    followHead(ctx.db, branch, row.seq);
+    const row = writeNote(ctx, branch, args);
     ctx.journal({
       target: `${branch.name}/${row.doc}`,
       summary: `note ${row.seq}`,
@@ -48,6 +38,10 @@ export const notesCommit = defineCommand({
     return { entry: toEntry(row, branch.name) };
   },
 });
+
+/** A page of entries (show, diff): trimmed oldest-first, with a cursor back to what the budget dropped. */
+const ENTRY_PAGE_OUTPUT = { entries: z.array(entrySchema), pagination: paginationSchema, truncated: z.boolean() };
+const ENTRY_PAGE_BUDGET: BudgetSpec = { lists: ["entries"], keep: ENTRY_KEEP, repair: repairPagination("entries") };
 
 /** Reads load at most budget + 1 characters of content (see PageWindow.contentChars). */
 export function contentCap(ctx: CommandContext): number | undefined {
@@ -91,18 +85,8 @@ export const show = defineCommand({
     cursor: cursorSchema,
     limit: limitSchema,
   },
-  output: {
-    branch: z.string(),
-    doc: z.string(),
-    entries: z.array(entrySchema),
-    pagination: paginationSchema,
-    truncated: z.boolean(),
-  },
-  budget: {
-    lists: ["entries"],
-    keep: ENTRY_KEEP,
-    repair: repairPagination("entries"),
-  },
+  output: { branch: z.string(), doc: z.string(), ...ENTRY_PAGE_OUTPUT },
+  budget: ENTRY_PAGE_BUDGET,
   handler: (ctx, args) => {
     const branch = targetBranch(ctx, args.branch);
     const doc = docFor(args.doc, args.doc_kind);
@@ -129,19 +113,8 @@ export const diff = defineCommand({
     cursor: cursorSchema,
     limit: limitSchema,
   },
-  output: {
-    from: z.string(),
-    to: z.string(),
-    doc: z.string(),
-    entries: z.array(entrySchema),
-    pagination: paginationSchema,
-    truncated: z.boolean(),
-  },
-  budget: {
-    lists: ["entries"],
-    keep: ENTRY_KEEP,
-    repair: repairPagination("entries"),
-  },
+  output: { from: z.string(), to: z.string(), doc: z.string(), ...ENTRY_PAGE_OUTPUT },
+  budget: ENTRY_PAGE_BUDGET,
   handler: (ctx, args) => {
     const from = requireBranch(ctx.db, args.from);
     const to = requireBranch(ctx.db, args.to);

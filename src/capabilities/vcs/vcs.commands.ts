@@ -11,9 +11,9 @@ import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, DEFAULT_PAGE_LIMIT, MAX_LIST_LIMIT, MAX_PAGE_LIMIT, MAX_TITLE_CHARS } from "../../shared/limits";
 import { nameSchema } from "../../shared/names";
 import { type Branch, branchById, branchExists, sourcesOf } from "../branches/branches.store";
-import { checkContentSize, targetBranch } from "../docs/docs.rules";
-import { branchArg, contentFields, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
-import { appendEntry, type EntryRow, entryBySeq, inView, namer, notesPage } from "../docs/docs.store";
+import { targetBranch, writeNote } from "../docs/docs.rules";
+import { branchArg, contentFields, docSchema } from "../docs/docs.schema";
+import { type EntryRow, entryBySeq, inView, namer, notesPage } from "../docs/docs.store";
 import { deleteTag, findTag, headOf, insertTag, logRef, reflogPage, setHead, tagPage } from "./vcs.store";
 
 const PREVIEW_CHARS = 160;
@@ -44,7 +44,7 @@ const commitSchema = z.object({
 /** A commit a ref may point at: a note in the branch's effective view. */
 function requireCommit(ctx: CommandContext, branch: Branch, seq: number): EntryRow {
   const row = entryBySeq(ctx.db, seq);
-  if (!row || row.kind !== "note" || !inView(row, sourcesOf(ctx.db, branch))) {
+  if (row?.kind !== "note" || !inView(row, sourcesOf(ctx.db, branch))) {
     fail(
       "UNKNOWN_ID",
       `seq ${seq} is not a commit visible on branch "${branch.name}".`,
@@ -92,16 +92,9 @@ export const commit = defineCommand({
   },
   output: { commit: commitSchema, previous_head: z.number().nullable() },
   handler: (ctx, args) => {
-    checkContentSize(args.artifact, undefined);
     const branch = targetBranch(ctx, args.branch);
     const previous = headOf(ctx.db, branch);
-    const row = appendEntry(ctx, {
-      branch,
-      doc: args.docs ?? DEFAULT_DOCS.notes,
-      kind: "note",
-      title: args.message,
-      content: args.artifact,
-    });
+    const row = writeNote(ctx, branch, { doc: args.docs, title: args.message, content: args.artifact });
     setHead(ctx.db, branch, row.seq);
     logRef(ctx, branch, "commit", previous, row.seq);
     ctx.journal({
