@@ -155,6 +155,27 @@ describe("branch management", () => {
     expect(tooDeep.code).toBe("INVALID_INPUT");
     expect(tooDeep.details).toMatchObject({ max_depth: 32 });
   });
+
+  it("reads, diffs, logs and merges through a chain of the maximum depth", async () => {
+    const workspace = "branches/deep-reads";
+    await ok("notes_commit", { workspace, content: "root" });
+    let from = "main";
+    for (let depth = 1; depth <= 32; depth++) {
+      await ok("branch_create", { workspace, name: `d${depth}`, from });
+      await ok("notes_commit", { workspace, branch: `d${depth}`, content: `at ${depth}` });
+      await ok("notes_commit", { workspace, branch: from, content: `hidden after ${depth}` });
+      from = `d${depth}`;
+    }
+    const shown = await ok("show", { workspace, branch: "d32", doc: "notes", limit: 50 });
+    expect(contents(shown.entries)).toEqual(["root", ...Array.from({ length: 32 }, (_, i) => `at ${i + 1}`)]);
+    expect(shown.entries[0].branch).toBe("main");
+    const page = await ok("show", { workspace, branch: "d32", doc: "notes", limit: 5 });
+    expect(contents(page.entries)).toEqual(["at 28", "at 29", "at 30", "at 31", "at 32"]);
+    expect((await ok("log", { workspace, ref: "d32", limit: 40 })).commits).toHaveLength(33);
+    expect(contents((await ok("diff", { workspace, from: "d31", to: "d32" })).entries)).toEqual(["at 32"]);
+    expect((await ok("export", { workspace, branch: "d32", notes_limit: 3 })).notes.entries).toHaveLength(3);
+    expect((await ok("merge", { workspace, from: "d32" })).merged).toBe(1);
+  });
 });
 
 describe("per-agent checkout", () => {

@@ -26,6 +26,8 @@ export interface Branch {
 /** One part of an effective view: the entries of `branch_id` with seq ≤ cutoff (null: no cutoff). */
 export interface Source {
   branch_id: string;
+  /** Current name of the branch (names can change; ids cannot). */
+  name: string;
   cutoff: number | null;
 }
 
@@ -132,25 +134,38 @@ export function createBranch(ctx: CommandContext, name: string, base: Branch): B
   return branch;
 }
 
-/** The branch itself plus each ancestor, with the smallest cutoff seen so far on the path. */
+/**
+ * The branch itself plus each ancestor, with the smallest cutoff seen so far on the path: one
+ * recursive query (bounded one level past the depth limit, so a cycle cannot loop).
+ */
 export function sourcesOf(db: Db, branch: Branch): Source[] {
-  const sources: Source[] = [{ branch_id: branch.id, cutoff: null }];
-  const seen = new Set([branch.id]);
-  let current = branch;
-  let cutoff: number | null = null;
-  while (current.base_id !== null) {
-    if (sources.length > MAX_BRANCH_DEPTH) {
-      fail("INVALID_INPUT", `Branch "${branch.name}" has a base chain deeper than ${MAX_BRANCH_DEPTH}.`, "Branch from a shallower base.");
-    }
-    if (seen.has(current.base_id)) {
-      fail("INVALID_INPUT", `Branch "${branch.name}" has a cyclic base chain.`, "Report this workspace to the operators.");
-    }
-    const baseSeq = current.base_seq ?? 0;
-    cutoff = cutoff === null ? baseSeq : Math.min(cutoff, baseSeq);
-    current = branchById(db, current.base_id);
-    seen.add(current.id);
-    sources.push({ branch_id: current.id, cutoff });
+  const chain = db.all<{ id: string; name: string; base_seq: number | null }>(
+    `WITH RECURSIVE chain (id, name, base_id, base_seq, level) AS (
+       SELECT id, name, base_id, base_seq, 0 FROM branches WHERE id = ?
+       UNION ALL
+       SELECT b.id, b.name, b.base_id, b.base_seq, chain.level + 1 FROM branches b JOIN chain ON b.id = chain.base_id
+       WHERE chain.level <= ?
+     )
+     SELECT id, name, base_seq FROM chain ORDER BY level`,
+    branch.id,
+    MAX_BRANCH_DEPTH,
+  );
+  if (chain.length === 0) return [{ branch_id: branch.id, name: branch.name, cutoff: null }];
+  if (chain.length > MAX_BRANCH_DEPTH + 1) {
+    fail("INVALID_INPUT", `Branch "${branch.name}" has a base chain deeper than ${MAX_BRANCH_DEPTH}.`, "Branch from a shallower base.");
   }
+  if (new Set(chain.map((row) => row.id)).size !== chain.length) {
+    fail("INVALID_INPUT", `Branch "${branch.name}" has a cyclic base chain.`, "Report this workspace to the operators.");
+  }
+  const sources: Source[] = [];
+  let cutoff: number | null = null;
+  chain.forEach((row, level) => {
+    if (level > 0) {
+      const baseSeq = chain[level - 1]?.base_seq ?? 0;
+      cutoff = cutoff === null ? baseSeq : Math.min(cutoff, baseSeq);
+    }
+    sources.push({ branch_id: row.id, name: row.name, cutoff });
+  });
   return sources;
 }
 

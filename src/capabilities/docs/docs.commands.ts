@@ -53,12 +53,9 @@ function docFor(doc: string | undefined, docKind: "notes" | "trace" | undefined)
 }
 
 export function readTail(ctx: CommandContext, branch: Branch, doc: string, cursor: number | undefined, limit: number) {
-  const page = viewPage(ctx.db, sourcesOf(ctx.db, branch), doc, {
-    before: cursor,
-    limit,
-    order: "newest",
-  });
-  const name = namer(ctx.db);
+  const sources = sourcesOf(ctx.db, branch);
+  const page = viewPage(ctx.db, sources, doc, { before: cursor, limit, order: "newest", contentChars: contentCap(ctx) });
+  const name = namer(ctx.db, sources);
   const entries = page.rows.reverse().map((row) => toEntry(row, name(row.branch_id)));
   return {
     entries,
@@ -119,13 +116,14 @@ export const diff = defineCommand({
     const from = requireBranch(ctx.db, args.from);
     const to = requireBranch(ctx.db, args.to);
     const doc = args.doc ?? DEFAULT_DOCS.notes;
-    const page = diffPage(ctx.db, sourcesOf(ctx.db, from), sourcesOf(ctx.db, to), doc, {
+    const toSources = sourcesOf(ctx.db, to);
+    const page = diffPage(ctx.db, sourcesOf(ctx.db, from), toSources, doc, {
       before: args.cursor,
       limit: args.limit,
       order: "newest",
       contentChars: contentCap(ctx),
     });
-    const name = namer(ctx.db);
+    const name = namer(ctx.db, toSources);
     const entries = page.rows.reverse().map((row) => toEntry(row, name(row.branch_id)));
     return {
       from: from.name,
@@ -177,12 +175,13 @@ export const merge = defineCommand({
     const from = requireBranch(ctx.db, args.from);
     const into = mergeDestination(ctx, from, args.into, args.merge_to_base);
     const doc = args.doc ?? DEFAULT_DOCS.notes;
-    const page = diffPage(ctx.db, sourcesOf(ctx.db, into), sourcesOf(ctx.db, from), doc, {
+    const fromSources = sourcesOf(ctx.db, from);
+    const page = diffPage(ctx.db, sourcesOf(ctx.db, into), fromSources, doc, {
       after: args.cursor,
       limit: args.limit,
       order: "oldest",
     });
-    const name = namer(ctx.db);
+    const name = namer(ctx.db, fromSources);
     let merged = 0;
     let skipped = 0;
     for (const row of page.rows) {

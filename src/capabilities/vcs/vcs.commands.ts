@@ -130,14 +130,15 @@ export const log = defineCommand({
   handler: (ctx, args) => {
     const { branch, head, ref } = resolveRef(ctx, args.ref);
     // The log shows previews only, so no more than a preview of each content is loaded.
-    const page = notesPage(ctx.db, sourcesOf(ctx.db, branch), {
+    const sources = sourcesOf(ctx.db, branch);
+    const page = notesPage(ctx.db, sources, {
       before: args.cursor,
       limit: args.limit,
       order: "newest",
       upTo: head,
       contentChars: PREVIEW_CHARS + 1,
     });
-    const name = namer(ctx.db);
+    const name = namer(ctx.db, sources);
     const commits = page.rows.map((row) => commitView(row, name(row.branch_id)));
     const last = commits[commits.length - 1];
     return {
