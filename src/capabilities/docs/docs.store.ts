@@ -180,14 +180,27 @@ interface Scan {
 interface SeqScan {
   sql: string;
   params: SqlValue[];
+  /** Highest seq the scan can return (null: unbounded). */
+  upper: number | null;
 }
 
-/** Runs each bounded seq scan, keeps the page's seqs, and reads only those rows in full. */
+/**
+ * Runs each bounded seq scan, keeps the page's seqs, and reads only those rows in full. On
+ * newest-first pages a scan is skipped once `limit + 1` collected seqs all lie above its upper bound:
+ * nothing it returns could enter the page (deep chains mostly end here after a few levels).
+ */
 function mergedPage(db: Db, scans: SeqScan[], window: PageWindow): { rows: EntryRow[]; has_more: boolean } {
   const newest = window.order === "newest";
   const seqs: number[] = [];
-  for (const scan of scans) for (const row of db.all<{ seq: number }>(scan.sql, ...scan.params)) seqs.push(row.seq);
-  seqs.sort((a, b) => (newest ? b - a : a - b));
+  const order = (a: number, b: number) => (newest ? b - a : a - b);
+  for (const scan of scans) {
+    if (newest && scan.upper !== null && seqs.length > window.limit) {
+      seqs.sort(order);
+      if ((seqs[window.limit] as number) > scan.upper) continue;
+    }
+    for (const row of db.all<{ seq: number }>(scan.sql, ...scan.params)) seqs.push(row.seq);
+  }
+  seqs.sort(order);
   const chosen = seqs.slice(0, window.limit);
   if (chosen.length === 0) return { rows: [], has_more: false };
   const rows = db.all<EntryRow & Record<string, SqlValue>>(
@@ -211,6 +224,7 @@ function pageOfScans(
   const seqScans = scans.map((scan) => ({
     sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = ? AND e.doc = ?${boundsSql("e.seq", scan.lower, scan.upper)}${windowSql(window)}${absent} ORDER BY e.seq ${direction} LIMIT ?`,
     params: [scan.branch_id, doc, window.limit + 1],
+    upper: scan.upper,
   }));
   return mergedPage(db, seqScans, window);
 }
@@ -297,6 +311,7 @@ export function notesPage(
     return {
       sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = ? AND e.kind = 'note'${boundsSql("e.seq", null, upper)}${windowSql({ ...window, notesOnly: false })} ORDER BY e.seq DESC LIMIT ?`,
       params: [source.branch_id, window.limit + 1],
+      upper,
     };
   });
   return mergedPage(db, scans, { ...window, order: "newest" });
