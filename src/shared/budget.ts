@@ -129,7 +129,7 @@ export function applyBudget(payload: Payload, spec: BudgetSpec | undefined, args
   }
   if (!fits(current, limits)) {
     truncated = true;
-    current = minimalStub(payload, spec, [...warnings, MINIMAL], limits);
+    current = minimalStub(payload, [...warnings, MINIMAL], limits);
   }
   const used = JSON.stringify(current).length;
   const budget: BudgetReport = {
@@ -204,7 +204,7 @@ function* oldestFirst(length: number, newestFirst: boolean | undefined): Generat
 }
 
 /** The smallest honest answer: scalar ids of the payload plus the warnings, or just a signal. */
-function minimalStub(payload: Payload, spec: BudgetSpec | undefined, warnings: Warning[], limits: Limits): Payload {
+function minimalStub(payload: Payload, warnings: Warning[], limits: Limits): Payload {
   const scalars: Payload = {};
   for (const [key, value] of Object.entries(payload)) {
     if (value === null || typeof value !== "object") scalars[key] = value;
@@ -222,7 +222,6 @@ function minimalStub(payload: Payload, spec: BudgetSpec | undefined, warnings: W
     },
     { signal: "minimal", truncated: true },
   ];
-  void spec;
   for (const candidate of candidates) if (fits(candidate, limits)) return candidate;
   return { signal: "minimal" };
 }

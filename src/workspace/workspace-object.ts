@@ -46,9 +46,10 @@ export class WorkspaceObject extends DurableObject<Env> {
   ): Promise<Result<Record<string, unknown>>> {
     try {
       const request: ExecuteRequest = { command, args, principal, workspace };
-      const tickBefore = read(this.db, "tick");
+      const isWrite = findCommand(command)?.kind === "write";
+      const tickBefore = isWrite ? read(this.db, "tick") : 0;
       const result = execute(this.db, request, Date.now());
-      if (findCommand(command)?.kind === "write" && read(this.db, "tick") !== tickBefore) await this.scheduleSummaryPush();
+      if (isWrite && result.ok && read(this.db, "tick") !== tickBefore) await this.scheduleSummaryPush();
       return result;
     } catch (error) {
       console.error("workspace execute failed", error);
