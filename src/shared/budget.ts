@@ -66,21 +66,18 @@ export function resolveLimits(args: BudgetArgs, defaultProfile: BudgetProfile): 
 /** The `budget` field is added after measuring; it takes one more line of the text block. */
 const BUDGET_FIELD_LINES = 1;
 
-function measure(payload: Payload): {
-  chars: number;
-  bytes: number;
-  lines: number;
-} {
+/** Bytes and lines are measured only when a budget asks for them (each costs another pass). */
+function measure(payload: Payload, limits: Limits): { chars: number; bytes: number; lines: number } {
   const compact = JSON.stringify(payload);
   return {
     chars: compact.length,
-    bytes: utf8Bytes(compact),
-    lines: countLines(renderTextBlock(payload)) + BUDGET_FIELD_LINES,
+    bytes: limits.bytes === undefined ? 0 : utf8Bytes(compact),
+    lines: limits.lines === undefined ? 0 : countLines(renderTextBlock(payload)) + BUDGET_FIELD_LINES,
   };
 }
 
 function fits(payload: Payload, limits: Limits): boolean {
-  const size = measure(payload);
+  const size = measure(payload, limits);
   return (
     size.chars <= limits.chars &&
     (limits.bytes === undefined || size.bytes <= limits.bytes) &&
@@ -162,7 +159,7 @@ function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payloa
     }
   }
   // Sizes are tracked incrementally (re-serializing per step would be quadratic), then checked exactly.
-  const size = measure(current);
+  const size = measure(current, limits);
   const within = () =>
     size.chars <= limits.chars &&
     (limits.bytes === undefined || size.bytes <= limits.bytes) &&
