@@ -16,6 +16,9 @@ const TABLES = [
   "clocks",
   "doc_entries",
   "documents",
+  "graph_conflicts",
+  "graph_heads",
+  "graph_versions",
   "idempotency_keys",
   "journal",
   "reflog",
@@ -34,7 +37,10 @@ describe("workspace migrations", () => {
         )
         .map((row) => row.name);
       expect(tables).toEqual(TABLES);
-      expect(db.all("SELECT id, name FROM _migrations")).toEqual([{ id: 1, name: "init" }]);
+      expect(db.all("SELECT id, name FROM _migrations")).toEqual([
+        { id: 1, name: "init" },
+        { id: 2, name: "graph" },
+      ]);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
       expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([
         { name: "branch", value: 0 },
@@ -73,12 +79,12 @@ describe("workspace migrations", () => {
       const db = new Db(state.storage.sql, state.storage);
       const next = [
         ...WORKSPACE_MIGRATIONS,
-        { id: 2, name: "good", sql: "CREATE TABLE extra_a (x INTEGER) STRICT" },
-        { id: 3, name: "bad", sql: "CREATE TABLE oops (" },
+        { id: 3, name: "good", sql: "CREATE TABLE extra_a (x INTEGER) STRICT" },
+        { id: 4, name: "bad", sql: "CREATE TABLE oops (" },
       ];
       expect(() => migrate(db, next, 0)).toThrow();
       expect(db.one("SELECT name FROM sqlite_master WHERE name = 'extra_a'")).toBeUndefined();
-      expect(db.all("SELECT id FROM _migrations")).toEqual([{ id: 1 }]);
+      expect(db.all("SELECT id FROM _migrations")).toEqual([{ id: 1 }, { id: 2 }]);
     });
   });
 });

@@ -4,6 +4,7 @@
  */
 import { BRANCH_COMMANDS } from "../capabilities/branches/branches.commands";
 import { DOCS_COMMANDS } from "../capabilities/docs/docs.commands";
+import { GRAPH_COMMANDS } from "../capabilities/graph/graph.catalog";
 import { SYSTEM_COMMANDS } from "../capabilities/system/system.commands";
 import { VCS_COMMANDS } from "../capabilities/vcs/vcs.commands";
 import { WORKSPACE_COMMANDS } from "../capabilities/workspace/workspace.commands";
@@ -14,6 +15,7 @@ export const COMMANDS: readonly Command[] = [
   ...DOCS_COMMANDS,
   ...BRANCH_COMMANDS,
   ...VCS_COMMANDS,
+  ...GRAPH_COMMANDS,
   ...WORKSPACE_COMMANDS,
 ];
 

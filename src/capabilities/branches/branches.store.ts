@@ -9,6 +9,7 @@ import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_BRANCH_DEPTH } from "../../shared/limits";
 import { advance, read } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
+import { deleteBranchGraph } from "../graph/graph.store";
 
 export const MAIN = "main";
 
@@ -220,6 +221,7 @@ export function deleteBranchRows(db: Db, branch: Branch): void {
   db.run("DELETE FROM branch_heads WHERE branch_id = ?", branch.id);
   db.run("DELETE FROM tags WHERE branch_id = ?", branch.id);
   db.run("DELETE FROM checkouts WHERE branch_id = ?", branch.id);
+  deleteBranchGraph(db, branch.id);
   db.run("DELETE FROM branches WHERE id = ?", branch.id);
 }
 

@@ -14,6 +14,7 @@
 import type { CommandContext } from "../../commands/context";
 import { advance } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
+import { mergeSeqScans, type SeqScan } from "../../workspace/seq-scans";
 import { type Branch, branchById, type Source } from "../branches/branches.store";
 import type { Entry } from "./docs.schema";
 
@@ -177,37 +178,16 @@ interface Scan {
   upper: number | null;
 }
 
-interface SeqScan {
-  sql: string;
-  params: SqlValue[];
-  /** Highest seq the scan can return (null: unbounded). */
-  upper: number | null;
-}
-
-/**
- * Runs each bounded seq scan, keeps the page's seqs, and reads only those rows in full. On
- * newest-first pages a scan is skipped once `limit + 1` collected seqs all lie above its upper bound:
- * nothing it returns could enter the page (deep chains mostly end here after a few levels).
- */
+/** Reads the full rows of a page's seqs, in page order. */
 function mergedPage(db: Db, scans: SeqScan[], window: PageWindow): { rows: EntryRow[]; has_more: boolean } {
   const newest = window.order === "newest";
-  const seqs: number[] = [];
-  const order = (a: number, b: number) => (newest ? b - a : a - b);
-  for (const scan of scans) {
-    if (newest && scan.upper !== null && seqs.length > window.limit) {
-      seqs.sort(order);
-      if ((seqs[window.limit] as number) > scan.upper) continue;
-    }
-    for (const row of db.all<{ seq: number }>(scan.sql, ...scan.params)) seqs.push(row.seq);
-  }
-  seqs.sort(order);
-  const chosen = seqs.slice(0, window.limit);
-  if (chosen.length === 0) return { rows: [], has_more: false };
+  const { seqs, has_more } = mergeSeqScans(db, scans, window.limit, newest);
+  if (seqs.length === 0) return { rows: [], has_more: false };
   const rows = db.all<EntryRow & Record<string, SqlValue>>(
     `SELECT ${selectColumns(window.contentChars)} FROM doc_entries WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq ${newest ? "DESC" : "ASC"}`,
-    JSON.stringify(chosen),
+    JSON.stringify(seqs),
   );
-  return { rows, has_more: seqs.length > window.limit };
+  return { rows, has_more };
 }
 
 function pageOfScans(

@@ -36,20 +36,21 @@ export function tailPagination(seqsAscending: number[], hasMore: boolean, cursor
   return pagination;
 }
 
-/** Budget hook: after older entries were dropped, continue the next page from the oldest one shown. */
-export function repairPagination(listKey: string, paginationKey = "pagination") {
+/**
+ * Budget hook: after older items were dropped, continue the next page from the oldest one shown
+ * (the first item of an oldest-first list, the last of a newest-first one; `seqKey` names its seq).
+ */
+export function repairPagination(listKey: string, options: { newestFirst?: boolean; seqKey?: string } = {}) {
+  const paginationKey = "pagination";
+  const seqKey = options.seqKey ?? "seq";
   return (payload: Record<string, unknown>, original: Record<string, unknown>): Record<string, unknown> => {
     const list = payload[listKey];
     const originalList = original[listKey];
     const pagination = payload[paginationKey] as Pagination | undefined;
     if (!Array.isArray(list) || !Array.isArray(originalList) || !pagination || list.length === originalList.length) return payload;
-    const first = list[0] as { seq?: number } | undefined;
-    const repaired: Pagination = {
-      ...pagination,
-      count: list.length,
-      has_more: true,
-    };
-    if (first?.seq !== undefined) repaired.next_cursor = first.seq;
+    const oldest = (options.newestFirst ? list[list.length - 1] : list[0]) as Record<string, unknown> | undefined;
+    const repaired: Pagination = { ...pagination, count: list.length, has_more: true };
+    if (typeof oldest?.[seqKey] === "number") repaired.next_cursor = oldest[seqKey] as number;
     else if (pagination.cursor !== null) repaired.next_cursor = pagination.cursor;
     return { ...payload, [paginationKey]: repaired };
   };

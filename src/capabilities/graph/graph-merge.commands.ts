@@ -1,0 +1,313 @@
+/**
+ * Graph merge-back with first-class conflicts (seed 001 "Conflicts & merge back"): `graph_merge`
+ * walks the keys `from` changed since branching (its own current versions, oldest first) and decides
+ * each 3-way against the base snapshot and `into`; `graph_conflicts`, `graph_conflict_show` and
+ * `graph_conflict_resolve` work the conflicts it records.
+ */
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
+import { defineCommand } from "../../commands/registry";
+import { fail } from "../../shared/errors";
+import { MAX_LIST_LIMIT } from "../../shared/limits";
+import { nameSchema } from "../../shared/names";
+import { type Branch, branchById, requireBranch, type Source, sourcesOf } from "../branches/branches.store";
+import { branchArg } from "../docs/docs.schema";
+import { paginationSchema } from "../docs/paging";
+import {
+  conflictById,
+  conflictBySignature,
+  conflictId,
+  conflictPage,
+  conflictSignature,
+  insertConflict,
+  markResolved,
+} from "./conflicts.store";
+import { DEFAULT_GRAPH_DOC } from "./graph.commands";
+import { effectivePage, fieldsOf, lookupVersion, toEdge, toNode, type VersionRow, versionsBySeq, writeVersion } from "./graph.store";
+import { changedFields, decide } from "./merge";
+
+const graphDoc = nameSchema("Graph document; default `graph`.").optional();
+const conflictIdSchema = z.string().regex(/^CONFLICT-[0-9a-f]{32}$/, "conflict ids look like CONFLICT- followed by 32 hex digits");
+/** Keys examined per merge call. */
+const MAX_MERGE_KEYS = 200;
+
+function snapshot(row: VersionRow | undefined): Record<string, unknown> | null {
+  if (row === undefined) return null;
+  return row.kind === "node" ? toNode(row) : toEdge(row);
+}
+
+function mergeTarget(ctx: CommandContext, from: Branch, into: string | undefined, toBase: boolean): Branch {
+  if (from.base_id === null) {
+    fail(
+      "MERGE_NOT_SUPPORTED",
+      `Branch "${from.name}" has no base: graph merges go back into the base.`,
+      "Merge a derived branch into its base.",
+      {
+        from: from.name,
+      },
+    );
+  }
+  const base = branchById(ctx.db, from.base_id);
+  if (into !== undefined && !toBase && requireBranch(ctx.db, into).id !== base.id) {
+    fail(
+      "MERGE_NOT_SUPPORTED",
+      `Graph merges go back into the base only: "${from.name}" is based on "${base.name}", not "${into}".`,
+      "Use merge_to_base=true, or set `into` to the base.",
+      {
+        from: from.name,
+        into,
+        base: base.name,
+      },
+    );
+  }
+  return base;
+}
+
+const conflictSummarySchema = z.object({ conflict_id: z.string(), kind: z.string(), key: z.string(), status: z.string() });
+
+export const graphMerge = defineCommand({
+  name: "graph.merge",
+  tool: "graph_merge",
+  title: "Merge a graph back",
+  description:
+    "3-way merge of the graph keys `from` changed since branching into its base (`into` must be the base; merge_to_base=true resolves it). Unchanged or already-equal keys are skipped, keys only `from` changed are applied, keys both changed become conflicts (deterministic ids; never duplicated, never resurrected once resolved). dry_run previews. Page with cursor = next_cursor.",
+  kind: "write",
+  idempotent: true,
+  input: {
+    from: branchArg.describe("Derived branch whose changes go back."),
+    into: branchArg.optional().describe("Must be the base of `from`."),
+    doc: graphDoc,
+    cursor: z.number().int().min(0).optional().describe("Continue after this seq (from next_cursor)."),
+    limit: z.number().int().min(1).max(MAX_MERGE_KEYS).default(MAX_MERGE_KEYS),
+    dry_run: z.boolean().default(false),
+    merge_to_base: z.boolean().default(false),
+  },
+  output: {
+    from: z.string(),
+    into: z.string(),
+    doc: z.string(),
+    merged: z.number(),
+    skipped: z.number(),
+    conflicts_created: z.number(),
+    conflict_ids: z.array(z.string()),
+    conflicts: z.array(conflictSummarySchema),
+    diff_summary: z.object({
+      nodes_changed: z.number(),
+      edges_changed: z.number(),
+      node_fields_changed: z.number(),
+      edge_fields_changed: z.number(),
+    }),
+    dry_run: z.boolean(),
+    pagination: paginationSchema,
+  },
+  handler: (ctx, args) => {
+    const from = requireBranch(ctx.db, args.from);
+    const into = mergeTarget(ctx, from, args.into, args.merge_to_base);
+    const doc = args.doc ?? DEFAULT_GRAPH_DOC;
+    const fromSources = sourcesOf(ctx.db, from);
+    const baseSources: Source[] = fromSources.slice(1);
+    const intoSources = sourcesOf(ctx.db, into);
+    const own = fromSources[0] as Source;
+    const page = effectivePage(ctx.db, doc, "any", [{ source: own, nearer: [], lower: null }], {
+      after: args.cursor,
+      limit: args.limit,
+      order: "oldest",
+      liveOnly: false,
+    });
+    const summary = { nodes_changed: 0, edges_changed: 0, node_fields_changed: 0, edge_fields_changed: 0 };
+    const conflicts: z.infer<typeof conflictSummarySchema>[] = [];
+    const created: string[] = [];
+    let merged = 0;
+    let skipped = 0;
+    for (const theirs of page.rows) {
+      const base = lookupVersion(ctx.db, baseSources, doc, theirs.kind, theirs.key);
+      const ours = lookupVersion(ctx.db, intoSources, doc, theirs.kind, theirs.key);
+      const changed = changedFields(base && fieldsOf(base), fieldsOf(theirs)).length;
+      if (changed > 0) {
+        summary[theirs.kind === "node" ? "nodes_changed" : "edges_changed"]++;
+        summary[theirs.kind === "node" ? "node_fields_changed" : "edge_fields_changed"] += changed;
+      }
+      const decision = decide(base && fieldsOf(base), fieldsOf(theirs), ours && fieldsOf(ours));
+      if (decision === "same_as_base" || decision === "same_as_ours") {
+        skipped++;
+        continue;
+      }
+      if (decision === "apply") {
+        merged++;
+        if (!args.dry_run) {
+          const fields = fieldsOf(theirs);
+          writeVersion(ctx, into, doc, { ...fields, meta: { ...(fields.meta ?? {}), _merge: { from: from.name, from_seq: theirs.seq } } });
+        }
+        continue;
+      }
+      const signature = conflictSignature(from.id, into.id, doc, theirs.kind, theirs.key, from.base_seq ?? 0, theirs.seq);
+      const existing = conflictBySignature(ctx.db, signature);
+      if (existing) {
+        skipped++;
+        if (existing.status === "open")
+          conflicts.push({ conflict_id: existing.conflict_id, kind: existing.kind, key: existing.key, status: "open" });
+        continue;
+      }
+      const id = conflictId(signature, ours?.seq ?? null);
+      conflicts.push({ conflict_id: id, kind: theirs.kind, key: theirs.key, status: args.dry_run ? "preview" : "open" });
+      if (args.dry_run) continue;
+      created.push(id);
+      insertConflict(ctx.db, {
+        conflict_id: id,
+        signature,
+        from_branch_id: from.id,
+        into_branch_id: into.id,
+        doc,
+        kind: theirs.kind,
+        key: theirs.key,
+        base_cutoff: from.base_seq ?? 0,
+        theirs_seq: theirs.seq,
+        ours_seq: ours?.seq ?? null,
+        base_json: JSON.stringify(snapshot(base)),
+        theirs_json: JSON.stringify(snapshot(theirs)),
+        ours_json: JSON.stringify(snapshot(ours)),
+        created_at_ms: ctx.nowMs,
+      });
+    }
+    if (!args.dry_run && (merged > 0 || created.length > 0)) {
+      ctx.journal({
+        target: `${into.name}/${doc}`,
+        summary: `graph merge from ${from.name}: ${merged} applied, ${created.length} conflicts`,
+      });
+    }
+    const last = page.rows[page.rows.length - 1];
+    return {
+      from: from.name,
+      into: into.name,
+      doc,
+      merged,
+      skipped,
+      conflicts_created: created.length,
+      conflict_ids: created,
+      conflicts,
+      diff_summary: summary,
+      dry_run: args.dry_run,
+      pagination: {
+        cursor: args.cursor ?? null,
+        ...(page.has_more && last ? { next_cursor: last.seq } : {}),
+        has_more: page.has_more,
+        limit: args.limit,
+        count: page.rows.length,
+      },
+    };
+  },
+});
+
+export const graphConflicts = defineCommand({
+  name: "graph.conflicts",
+  tool: "graph_conflicts",
+  title: "List merge conflicts",
+  description: "Conflicts recorded for a merge destination, oldest first, optionally by status. Page with cursor = next_cursor.",
+  kind: "read",
+  input: {
+    into: branchArg.describe("Merge destination."),
+    doc: graphDoc,
+    status: z.enum(["open", "resolved"]).optional(),
+    cursor: z.number().int().positive().optional(),
+    limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(50),
+  },
+  output: {
+    into: z.string(),
+    doc: z.string(),
+    conflicts: z.array(conflictSummarySchema.extend({ created_at_ms: z.number() })),
+    next_cursor: z.number().optional(),
+    has_more: z.boolean(),
+    truncated: z.boolean(),
+  },
+  budget: { lists: ["conflicts"], keep: ["conflict_id", "status"] },
+  handler: (ctx, args) => {
+    const into = requireBranch(ctx.db, args.into);
+    const doc = args.doc ?? DEFAULT_GRAPH_DOC;
+    const page = conflictPage(ctx.db, into.id, doc, args.status, args.cursor, args.limit);
+    const last = page.rows[page.rows.length - 1];
+    return {
+      into: into.name,
+      doc,
+      conflicts: page.rows.map((row) => ({
+        conflict_id: row.conflict_id,
+        kind: row.kind,
+        key: row.key,
+        status: row.status,
+        created_at_ms: row.created_at_ms,
+      })),
+      ...(page.has_more && last ? { next_cursor: last.ordinal } : {}),
+      has_more: page.has_more,
+      truncated: false,
+    };
+  },
+});
+
+function requireConflict(ctx: CommandContext, id: string) {
+  const row = conflictById(ctx.db, id);
+  if (!row) fail("UNKNOWN_ID", `Unknown conflict "${id}".`, "Call graph_conflicts with the merge destination.", { conflict_id: id });
+  return row;
+}
+
+export const graphConflictShow = defineCommand({
+  name: "graph.conflict.show",
+  tool: "graph_conflict_show",
+  title: "Show a conflict",
+  description: "One conflict with its base, theirs (from) and ours (into) snapshots.",
+  kind: "read",
+  input: { conflict_id: conflictIdSchema },
+  output: { conflict: z.object({ conflict_id: z.string(), kind: z.string(), key: z.string(), status: z.string() }).loose() },
+  handler: (ctx, args) => {
+    const row = requireConflict(ctx, args.conflict_id);
+    return {
+      conflict: {
+        conflict_id: row.conflict_id,
+        kind: row.kind,
+        key: row.key,
+        from: branchById(ctx.db, row.from_branch_id).name,
+        into: branchById(ctx.db, row.into_branch_id).name,
+        doc: row.doc,
+        status: row.status,
+        base: JSON.parse(row.base_json ?? "null") as unknown,
+        theirs: JSON.parse(row.theirs_json) as unknown,
+        ours: JSON.parse(row.ours_json ?? "null") as unknown,
+        created_at_ms: row.created_at_ms,
+        ...(row.resolved_at_ms === null ? {} : { resolved_at_ms: row.resolved_at_ms, resolution: row.resolution }),
+      },
+    };
+  },
+});
+
+export const graphConflictResolve = defineCommand({
+  name: "graph.conflict.resolve",
+  tool: "graph_conflict_resolve",
+  title: "Resolve a conflict",
+  description:
+    "use_from writes the `from` snapshot into `into` as a new version; use_into keeps `into` as it is. Both mark the conflict resolved; resolving twice changes nothing.",
+  kind: "write",
+  idempotent: true,
+  input: { conflict_id: conflictIdSchema, resolution: z.enum(["use_from", "use_into"]) },
+  output: { conflict_id: z.string(), status: z.literal("resolved"), resolution: z.string(), applied: z.boolean() },
+  handler: (ctx, args) => {
+    const row = requireConflict(ctx, args.conflict_id);
+    if (row.status === "resolved") {
+      return { conflict_id: row.conflict_id, status: "resolved" as const, resolution: row.resolution ?? args.resolution, applied: false };
+    }
+    let applied = false;
+    if (args.resolution === "use_from") {
+      const theirs = versionsBySeq(ctx.db, [row.theirs_seq])[0];
+      if (!theirs) throw new Error(`conflict ${row.conflict_id} names a missing version ${row.theirs_seq}`);
+      const fields = fieldsOf(theirs);
+      writeVersion(ctx, branchById(ctx.db, row.into_branch_id), row.doc, {
+        ...fields,
+        meta: {
+          ...(fields.meta ?? {}),
+          _merge: { from: branchById(ctx.db, row.from_branch_id).name, from_seq: theirs.seq, conflict: row.conflict_id },
+        },
+      });
+      applied = true;
+    }
+    markResolved(ctx.db, row.conflict_id, args.resolution, ctx.nowMs);
+    ctx.journal({ target: row.conflict_id, summary: `conflict resolved: ${args.resolution}` });
+    return { conflict_id: row.conflict_id, status: "resolved" as const, resolution: args.resolution, applied };
+  },
+});

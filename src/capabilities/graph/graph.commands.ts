@@ -1,0 +1,244 @@
+/**
+ * Graph commands (seed 001 Milestone 4): apply a batch of ops atomically, query the effective view
+ * recent-first with filters and edges, validate endpoints, and diff two branches patch-style.
+ */
+import { z } from "zod";
+import { defineCommand } from "../../commands/registry";
+import { MAX_LIST_LIMIT } from "../../shared/limits";
+import { nameSchema } from "../../shared/names";
+import { sourcesOf } from "../branches/branches.store";
+import { targetBranch } from "../docs/docs.rules";
+import { branchArg } from "../docs/docs.schema";
+import { paginationSchema, repairPagination } from "../docs/paging";
+import { edgeSchema, GRAPH_KEEP, graphOpSchema, MAX_GRAPH_OPS, nodeIdSchema, nodeSchema } from "./graph.schema";
+import { countLive, edgesOf, effectivePage, isLive, lookupVersion, scansOf, toEdge, toNode, type VersionRow } from "./graph.store";
+import { type AppliedCounts, applyOp } from "./graph-apply";
+import { diffChanges, graphChangeSchema } from "./graph-diff";
+import { queryWhere } from "./graph-filters";
+
+export const DEFAULT_GRAPH_DOC = "graph";
+const graphDoc = nameSchema("Graph document; default `graph`.").optional();
+
+export const graphApply = defineCommand({
+  name: "graph.apply",
+  tool: "graph_apply",
+  title: "Apply graph ops",
+  description:
+    "Apply node_upsert / node_delete / edge_upsert / edge_delete ops in order, atomically (all or none), to a graph doc of a branch (default: your checkout, doc `graph`). Each op writes a new version; node_upsert replaces the node's fields; deleting a node tombstones its edges; an edge needs both endpoints live.",
+  kind: "write",
+  input: { branch: branchArg.optional(), doc: graphDoc, ops: z.array(graphOpSchema).min(1).max(MAX_GRAPH_OPS) },
+  output: {
+    branch: z.string(),
+    doc: z.string(),
+    applied: z.object({ nodes_upserted: z.number(), nodes_deleted: z.number(), edges_upserted: z.number(), edges_deleted: z.number() }),
+    last_seq: z.number(),
+    last_ts_ms: z.number(),
+  },
+  handler: (ctx, args) => {
+    const branch = targetBranch(ctx, args.branch);
+    const target = { ctx, branch, sources: sourcesOf(ctx.db, branch), doc: args.doc ?? DEFAULT_GRAPH_DOC };
+    const applied: AppliedCounts = { nodes_upserted: 0, nodes_deleted: 0, edges_upserted: 0, edges_deleted: 0 };
+    let last: VersionRow | undefined;
+    args.ops.forEach((op, index) => {
+      last = applyOp(target, op, index, applied);
+    });
+    const final = last as VersionRow;
+    ctx.journal({ target: `${branch.name}/${target.doc}`, summary: `graph ops ${args.ops.length}` });
+    return { branch: branch.name, doc: target.doc, applied, last_seq: final.seq, last_ts_ms: final.ts_ms };
+  },
+});
+
+const stringOrList = z.union([z.string().min(1).max(128), z.array(z.string().min(1).max(128)).max(50)]);
+
+export const graphQuery = defineCommand({
+  name: "graph.query",
+  tool: "graph_query",
+  title: "Query the graph",
+  description:
+    "Bounded slice of a branch's effective graph (latest version per key over its base snapshot), recent-first by last_seq. Filters: ids, types, status, tags_any, tags_all, text (case-insensitive substring of id, title, text). Edges only between returned nodes. Page with cursor = next_cursor.",
+  kind: "read",
+  input: {
+    branch: branchArg.optional(),
+    doc: graphDoc,
+    ids: z.array(nodeIdSchema).max(MAX_LIST_LIMIT).optional(),
+    types: stringOrList.optional(),
+    status: stringOrList.optional(),
+    tags_any: z.array(z.string().min(1).max(64)).max(32).optional(),
+    tags_all: z.array(z.string().min(1).max(64)).max(32).optional(),
+    text: z.string().min(1).max(200).optional(),
+    cursor: z.number().int().positive().optional().describe("Nodes with last_seq below this (from next_cursor)."),
+    limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(50),
+    include_edges: z.boolean().default(true),
+    edges_limit: z.number().int().min(0).max(1000).default(200),
+  },
+  output: {
+    branch: z.string(),
+    doc: z.string(),
+    nodes: z.array(nodeSchema),
+    edges: z.array(edgeSchema),
+    pagination: paginationSchema,
+    truncated: z.boolean(),
+  },
+  budget: {
+    lists: ["edges", "nodes"],
+    keep: GRAPH_KEEP,
+    newestFirst: true,
+    repair: repairPagination("nodes", { newestFirst: true, seqKey: "last_seq" }),
+  },
+  handler: (ctx, args) => {
+    const branch = targetBranch(ctx, args.branch);
+    const doc = args.doc ?? DEFAULT_GRAPH_DOC;
+    const sources = sourcesOf(ctx.db, branch);
+    const page = effectivePage(ctx.db, doc, "node", scansOf(sources), {
+      before: args.cursor,
+      limit: args.limit,
+      order: "newest",
+      where: queryWhere(args),
+    });
+    const nodes = page.rows.map(toNode);
+    const edges =
+      args.include_edges && nodes.length > 0 && args.edges_limit > 0
+        ? edgesOf(
+            ctx.db,
+            sources,
+            doc,
+            nodes.map((node) => node.id),
+            true,
+            args.edges_limit,
+          ).rows.map(toEdge)
+        : [];
+    const last = nodes[nodes.length - 1];
+    return {
+      branch: branch.name,
+      doc,
+      nodes,
+      edges,
+      pagination: {
+        cursor: args.cursor ?? null,
+        ...(page.has_more && last ? { next_cursor: last.last_seq } : {}),
+        has_more: page.has_more,
+        limit: args.limit,
+        count: nodes.length,
+      },
+      truncated: false,
+    };
+  },
+});
+
+const validationErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  edge: z.object({ from: z.string(), rel: z.string(), to: z.string() }),
+  missing: z.array(z.string()),
+});
+
+/** Edges checked per validate call: enough for large graphs, bounded so one call stays short. */
+const MAX_VALIDATE_EDGES = 20_000;
+const VALIDATE_ROUND = 500;
+
+export const graphValidate = defineCommand({
+  name: "graph.validate",
+  tool: "graph_validate",
+  title: "Validate the graph",
+  description: `Check that every live edge of a branch's effective graph has both endpoints live. Errors are bounded by max_errors (default 50); at most ${MAX_VALIDATE_EDGES} edges are checked per call (continue with cursor = next_cursor).`,
+  kind: "read",
+  input: {
+    branch: branchArg.optional(),
+    doc: graphDoc,
+    max_errors: z.number().int().min(1).max(500).default(50),
+    cursor: z.number().int().positive().optional().describe("Continue with edges whose last_seq is below this."),
+  },
+  output: {
+    branch: z.string(),
+    doc: z.string(),
+    ok: z.boolean(),
+    stats: z.object({ nodes: z.number(), edges: z.number() }),
+    checked_edges: z.number(),
+    errors: z.array(validationErrorSchema),
+    next_cursor: z.number().optional(),
+    truncated: z.boolean(),
+  },
+  budget: { lists: ["errors"], keep: ["code", "edge"] },
+  handler: (ctx, args) => {
+    const branch = targetBranch(ctx, args.branch);
+    const doc = args.doc ?? DEFAULT_GRAPH_DOC;
+    const sources = sourcesOf(ctx.db, branch);
+    const live = new Map<string, boolean>();
+    const isLiveNode = (id: string) => {
+      let known = live.get(id);
+      if (known === undefined) {
+        known = isLive(lookupVersion(ctx.db, sources, doc, "node", id));
+        live.set(id, known);
+      }
+      return known;
+    };
+    const errors: z.infer<typeof validationErrorSchema>[] = [];
+    let checked = 0;
+    let before = args.cursor;
+    let more = true;
+    while (more && checked < MAX_VALIDATE_EDGES && errors.length < args.max_errors) {
+      const page = effectivePage(ctx.db, doc, "edge", scansOf(sources), { before, limit: VALIDATE_ROUND, order: "newest" });
+      for (const edge of page.rows) {
+        checked++;
+        before = edge.seq;
+        const missing = [edge.from_id ?? "", edge.to_id ?? ""].filter((id) => !isLiveNode(id));
+        if (missing.length > 0) {
+          errors.push({
+            code: "EDGE_ENDPOINT_MISSING",
+            message: `edge ${edge.from_id} -${edge.rel}-> ${edge.to_id} points at ${missing.join(" and ")}, which is not live`,
+            edge: { from: edge.from_id ?? "", rel: edge.rel ?? "", to: edge.to_id ?? "" },
+            missing,
+          });
+          if (errors.length >= args.max_errors) break;
+        }
+      }
+      more = page.has_more;
+    }
+    const unfinished = more || (errors.length >= args.max_errors && before !== undefined);
+    return {
+      branch: branch.name,
+      doc,
+      ok: errors.length === 0 && !unfinished,
+      stats: { nodes: countLive(ctx.db, sources, doc, "node"), edges: countLive(ctx.db, sources, doc, "edge") },
+      checked_edges: checked,
+      errors,
+      ...(unfinished && before !== undefined ? { next_cursor: before } : {}),
+      truncated: unfinished,
+    };
+  },
+});
+
+export const graphDiff = defineCommand({
+  name: "graph.diff",
+  tool: "graph_diff",
+  title: "Diff two graphs",
+  description:
+    "Patch-style directional diff: node and edge states in `to` that differ from `from` (tombstones included), newest first by to.last_seq. Page with cursor = next_cursor.",
+  kind: "read",
+  input: {
+    from: branchArg.describe("Branch compared against."),
+    to: branchArg.describe("Branch whose differing states are listed."),
+    doc: graphDoc,
+    cursor: z.number().int().positive().optional(),
+    limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(50),
+  },
+  output: {
+    from: z.string(),
+    to: z.string(),
+    doc: z.string(),
+    changes: z.array(graphChangeSchema),
+    pagination: paginationSchema,
+    truncated: z.boolean(),
+  },
+  budget: {
+    lists: ["changes"],
+    keep: ["kind", "id", "key", "change", "last_seq"],
+    newestFirst: true,
+    repair: repairPagination("changes", { newestFirst: true, seqKey: "last_seq" }),
+  },
+  handler: (ctx, args) => {
+    const doc = args.doc ?? DEFAULT_GRAPH_DOC;
+    const result = diffChanges(ctx, args.from, args.to, doc, args.cursor, args.limit);
+    return { ...result, doc, truncated: false };
+  },
+});

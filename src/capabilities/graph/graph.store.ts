@@ -1,0 +1,323 @@
+/**
+ * Graph storage: versions of nodes and edges on the workspace seq clock, per-branch heads, and the
+ * effective view of a branch ("latest version per key over its sources").
+ *
+ * No read scans all versions. A source (branch, cutoff) contributes the versions that were its latest
+ * as of the cutoff (`superseded_seq`), minus keys that a nearer source already sees (`graph_heads`,
+ * one primary-key probe per nearer source). Pages run one bounded scan per source, newest first, and
+ * read only the page's rows; single keys are found with one index probe per source.
+ */
+import type { CommandContext } from "../../commands/context";
+import { advance } from "../../workspace/clocks";
+import type { Db, SqlValue } from "../../workspace/db";
+import { mergeSeqScans } from "../../workspace/seq-scans";
+import type { Branch, Source } from "../branches/branches.store";
+import type { GraphEdge, GraphNode } from "./graph.schema";
+
+export type GraphKind = "node" | "edge";
+
+export interface VersionRow {
+  seq: number;
+  branch_id: string;
+  doc: string;
+  kind: GraphKind;
+  key: string;
+  node_type: string | null;
+  title: string | null;
+  text: string | null;
+  status: string | null;
+  tags_json: string | null;
+  from_id: string | null;
+  rel: string | null;
+  to_id: string | null;
+  meta_json: string | null;
+  deleted: number;
+  ts_ms: number;
+  agent_id: string;
+  superseded_seq: number | null;
+}
+
+/** The fields of a new version; the store adds seq, branch, time and author. */
+export interface VersionFields {
+  kind: GraphKind;
+  key: string;
+  node_type?: string | null;
+  title?: string | null;
+  text?: string | null;
+  status?: string | null;
+  tags?: string[] | null;
+  from_id?: string | null;
+  rel?: string | null;
+  to_id?: string | null;
+  meta?: Record<string, unknown> | null;
+  deleted: boolean;
+}
+
+const COLUMNS =
+  "seq, branch_id, doc, kind, key, node_type, title, text, status, tags_json, from_id, rel, to_id, meta_json, deleted, ts_ms, agent_id, superseded_seq";
+const BRANCH_ID = /^BR-\d+$/;
+
+function literal(id: string): string {
+  if (!BRANCH_ID.test(id)) throw new Error(`refusing to inline branch id ${JSON.stringify(id)}`);
+  return `'${id}'`;
+}
+
+/** Kinds are written into SQL text so SQLite can use the partial indexes (`WHERE kind = 'edge'`). */
+function kindSql(kind: GraphKind): string {
+  return kind === "node" ? "'node'" : "'edge'";
+}
+
+function int(value: number): number {
+  return Math.trunc(value);
+}
+
+/** Versions that were the branch's latest as of the source's cutoff. */
+function asOfSql(source: Source): string {
+  return source.cutoff === null
+    ? " AND v.superseded_seq IS NULL"
+    : ` AND v.seq <= ${int(source.cutoff)} AND (v.superseded_seq IS NULL OR v.superseded_seq > ${int(source.cutoff)})`;
+}
+
+/** Keys that a nearer source sees hide the farther source's versions. */
+function notShadowedSql(nearer: Source[]): string {
+  if (nearer.length === 0) return "";
+  const seen = nearer
+    .map((source) =>
+      source.cutoff === null
+        ? `h.branch_id = ${literal(source.branch_id)}`
+        : `(h.branch_id = ${literal(source.branch_id)} AND h.first_seq <= ${int(source.cutoff)})`,
+    )
+    .join(" OR ");
+  return ` AND NOT EXISTS (SELECT 1 FROM graph_heads h WHERE h.doc = v.doc AND h.kind = v.kind AND h.key = v.key AND (${seen}))`;
+}
+
+export function writeVersion(ctx: CommandContext, branch: Branch, doc: string, fields: VersionFields): VersionRow {
+  const seq = advance(ctx.db, "seq");
+  const head = ctx.db.one<{ head_seq: number }>(
+    "SELECT head_seq FROM graph_heads WHERE branch_id = ? AND doc = ? AND kind = ? AND key = ?",
+    branch.id,
+    doc,
+    fields.kind,
+    fields.key,
+  );
+  if (head) ctx.db.run("UPDATE graph_versions SET superseded_seq = ? WHERE seq = ?", seq, head.head_seq);
+  ctx.db.run(
+    `INSERT INTO graph_heads (branch_id, doc, kind, key, first_seq, head_seq) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (branch_id, doc, kind, key) DO UPDATE SET head_seq = excluded.head_seq`,
+    branch.id,
+    doc,
+    fields.kind,
+    fields.key,
+    seq,
+    seq,
+  );
+  const row: VersionRow = {
+    seq,
+    branch_id: branch.id,
+    doc,
+    kind: fields.kind,
+    key: fields.key,
+    node_type: fields.node_type ?? null,
+    title: fields.title ?? null,
+    text: fields.text ?? null,
+    status: fields.status ?? null,
+    tags_json: fields.tags ? JSON.stringify(fields.tags) : null,
+    from_id: fields.from_id ?? null,
+    rel: fields.rel ?? null,
+    to_id: fields.to_id ?? null,
+    meta_json: fields.meta ? JSON.stringify(fields.meta) : null,
+    deleted: fields.deleted ? 1 : 0,
+    ts_ms: ctx.nowMs,
+    agent_id: ctx.principal.agent_id,
+    superseded_seq: null,
+  };
+  ctx.db.run(
+    `INSERT INTO graph_versions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    row.seq,
+    row.branch_id,
+    row.doc,
+    row.kind,
+    row.key,
+    row.node_type,
+    row.title,
+    row.text,
+    row.status,
+    row.tags_json,
+    row.from_id,
+    row.rel,
+    row.to_id,
+    row.meta_json,
+    row.deleted,
+    row.ts_ms,
+    row.agent_id,
+    row.superseded_seq,
+  );
+  return row;
+}
+
+/** The effective version of one key (possibly a tombstone), or undefined when no source has it. */
+export function lookupVersion(db: Db, sources: Source[], doc: string, kind: GraphKind, key: string): VersionRow | undefined {
+  for (const source of sources) {
+    const row = db.one<VersionRow & Record<string, SqlValue>>(
+      `SELECT ${COLUMNS} FROM graph_versions v WHERE v.branch_id = ? AND v.doc = ? AND v.kind = ? AND v.key = ?${
+        source.cutoff === null ? "" : ` AND v.seq <= ${int(source.cutoff)}`
+      } ORDER BY v.seq DESC LIMIT 1`,
+      source.branch_id,
+      doc,
+      kind,
+      key,
+    );
+    if (row) return row;
+  }
+  return undefined;
+}
+
+export function isLive(row: VersionRow | undefined): row is VersionRow {
+  return row !== undefined && row.deleted === 0;
+}
+
+/** Extra conditions on `v` with their bound parameters. */
+export interface Where {
+  sql: string;
+  params: SqlValue[];
+}
+
+export interface ScanOptions {
+  /** Only versions with seq below this (tail pagination cursor). */
+  before?: number | undefined;
+  /** Only versions with seq above this (oldest-first cursor). */
+  after?: number | undefined;
+  limit: number;
+  order: "newest" | "oldest";
+  /** Hide tombstones (default true). */
+  liveOnly?: boolean;
+  where?: Where;
+}
+
+/** A source scan, optionally restricted to seqs above `lower` (diff skips ranges both views share). */
+export interface SourceScan {
+  source: Source;
+  nearer: Source[];
+  lower: number | null;
+}
+
+export function scansOf(sources: Source[]): SourceScan[] {
+  return sources.map((source, index) => ({ source, nearer: sources.slice(0, index), lower: null }));
+}
+
+/** A page of effective versions of one kind (or both) over the given scans. */
+export function effectivePage(
+  db: Db,
+  doc: string,
+  kind: GraphKind | "any",
+  scans: SourceScan[],
+  options: ScanOptions,
+): { rows: VersionRow[]; has_more: boolean } {
+  const newest = options.order === "newest";
+  const live = options.liveOnly === false ? "" : " AND v.deleted = 0";
+  const window =
+    (options.before === undefined ? "" : ` AND v.seq < ${int(options.before)}`) +
+    (options.after === undefined ? "" : ` AND v.seq > ${int(options.after)}`);
+  const seqScans = scans.map(({ source, nearer, lower }) => ({
+    sql:
+      `SELECT v.seq FROM graph_versions v WHERE v.branch_id = ? AND v.doc = ?${kind === "any" ? "" : ` AND v.kind = ${kindSql(kind)}`}${asOfSql(source)}${live}` +
+      `${lower === null ? "" : ` AND v.seq > ${int(lower)}`}${window}${options.where?.sql ?? ""}${notShadowedSql(nearer)} ORDER BY v.seq ${newest ? "DESC" : "ASC"} LIMIT ?`,
+    params: [source.branch_id, doc, ...(options.where?.params ?? []), options.limit + 1],
+    upper: source.cutoff,
+  }));
+  const { seqs, has_more } = mergeSeqScans(db, seqScans, options.limit, newest);
+  return { rows: versionsBySeq(db, seqs, newest), has_more };
+}
+
+export function versionsBySeq(db: Db, seqs: number[], newest = true): VersionRow[] {
+  if (seqs.length === 0) return [];
+  return db.all<VersionRow & Record<string, SqlValue>>(
+    `SELECT ${COLUMNS} FROM graph_versions WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq ${newest ? "DESC" : "ASC"}`,
+    JSON.stringify(seqs),
+  );
+}
+
+/** Live edges with an endpoint in `nodeIds` (both endpoints with `both`), newest first. */
+export function edgesOf(
+  db: Db,
+  sources: Source[],
+  doc: string,
+  nodeIds: string[],
+  both: boolean,
+  limit: number,
+): { rows: VersionRow[]; has_more: boolean } {
+  const ids = JSON.stringify(nodeIds);
+  const where: Where = both
+    ? { sql: " AND v.from_id IN (SELECT value FROM json_each(?)) AND v.to_id IN (SELECT value FROM json_each(?))", params: [ids, ids] }
+    : { sql: " AND (v.from_id IN (SELECT value FROM json_each(?)) OR v.to_id IN (SELECT value FROM json_each(?)))", params: [ids, ids] };
+  return effectivePage(db, doc, "edge", scansOf(sources), { limit, order: "newest", where });
+}
+
+/** Number of live effective keys of a kind (validate's stats). */
+export function countLive(db: Db, sources: Source[], doc: string, kind: GraphKind): number {
+  let total = 0;
+  for (const { source, nearer } of scansOf(sources)) {
+    total +=
+      db.one<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM graph_versions v WHERE v.branch_id = ? AND v.doc = ? AND v.kind = ?${asOfSql(source)} AND v.deleted = 0${notShadowedSql(nearer)}`,
+        source.branch_id,
+        doc,
+        kind,
+      )?.n ?? 0;
+  }
+  return total;
+}
+
+export function toNode(row: VersionRow): GraphNode {
+  const node: GraphNode = {
+    id: row.key,
+    type: row.node_type ?? "",
+    tags: row.tags_json === null ? [] : (JSON.parse(row.tags_json) as string[]),
+    deleted: row.deleted === 1,
+    last_seq: row.seq,
+    last_ts_ms: row.ts_ms,
+  };
+  if (row.title !== null) node.title = row.title;
+  if (row.text !== null) node.text = row.text;
+  if (row.status !== null) node.status = row.status;
+  if (row.meta_json !== null) node.meta = JSON.parse(row.meta_json) as Record<string, unknown>;
+  return node;
+}
+
+export function toEdge(row: VersionRow): GraphEdge {
+  const edge: GraphEdge = {
+    from: row.from_id ?? "",
+    rel: row.rel ?? "",
+    to: row.to_id ?? "",
+    deleted: row.deleted === 1,
+    last_seq: row.seq,
+    last_ts_ms: row.ts_ms,
+  };
+  if (row.meta_json !== null) edge.meta = JSON.parse(row.meta_json) as Record<string, unknown>;
+  return edge;
+}
+
+/** The stored fields of a version, for writing the same state again (merge, conflict resolution). */
+export function fieldsOf(row: VersionRow): VersionFields {
+  return {
+    kind: row.kind,
+    key: row.key,
+    node_type: row.node_type,
+    title: row.title,
+    text: row.text,
+    status: row.status,
+    tags: row.tags_json === null ? null : (JSON.parse(row.tags_json) as string[]),
+    from_id: row.from_id,
+    rel: row.rel,
+    to_id: row.to_id,
+    meta: row.meta_json === null ? null : (JSON.parse(row.meta_json) as Record<string, unknown>),
+    deleted: row.deleted === 1,
+  };
+}
+
+/** Removes what a deleted branch wrote to the graph. */
+export function deleteBranchGraph(db: Db, branchId: string): void {
+  db.run("DELETE FROM graph_versions WHERE branch_id = ?", branchId);
+  db.run("DELETE FROM graph_heads WHERE branch_id = ?", branchId);
+  db.run("DELETE FROM graph_conflicts WHERE from_branch_id = ? OR into_branch_id = ?", branchId, branchId);
+}
