@@ -76,6 +76,38 @@ describe("atomicity", () => {
     expect(status.seq).toBe(1);
   });
 
+  it("bulk import applies graph batches in order with the graph rules, all or nothing", async () => {
+    const workspace = "writes/import-graph";
+    const admin = await as("root", { role: "admin" });
+    const imported = await ok(
+      "workspace_import",
+      {
+        workspace,
+        ops: [
+          {
+            op: "graph",
+            ops: [
+              { op: "node_upsert", id: "A", type: "hypothesis" },
+              { op: "node_upsert", id: "B", type: "test" },
+            ],
+          },
+          { op: "branch", name: "side" },
+          { op: "graph", branch: "side", ops: [{ op: "edge_upsert", from: "B", rel: "supports", to: "A" }] },
+        ],
+      },
+      admin,
+    );
+    expect(imported).toMatchObject({ branches_created: 1, graph_ops_applied: 3, first_seq: 1, last_seq: 3 });
+    expect((await ok("graph_query", { workspace, branch: "side" })).edges).toHaveLength(1);
+    const refused = await failure(
+      "workspace_import",
+      { workspace, ops: [{ op: "graph", ops: [{ op: "node_upsert", id: "task:X", type: "t" }] }] },
+      admin,
+    );
+    expect(refused.code).toBe("INVALID_INPUT");
+    expect((await ok("status", { workspace })).seq).toBe(3);
+  });
+
   it("a rejected first write does not create the workspace", async () => {
     const workspace = "writes/never";
     await failure("notes_commit", { workspace, branch: "nope", content: "x" });
