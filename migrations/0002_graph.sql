@@ -29,8 +29,8 @@ CREATE INDEX graph_versions_by_seq ON graph_versions (branch_id, doc, kind, seq)
 -- Recent-first scans of a branch's current, live versions (the common case: no cutoff).
 CREATE INDEX graph_versions_current ON graph_versions (branch_id, doc, kind, seq)
   WHERE superseded_seq IS NULL AND deleted = 0;
--- The version of one key as of a cutoff.
-CREATE INDEX graph_versions_by_key ON graph_versions (branch_id, doc, kind, key, seq);
+-- The versions of one key across branches, newest first (the effective version of a key in a view).
+CREATE INDEX graph_versions_by_key ON graph_versions (doc, kind, key, seq);
 -- Edges touching a node (edges of a query page, tombstoning on node delete).
 CREATE INDEX graph_edges_by_from ON graph_versions (branch_id, doc, from_id, seq) WHERE kind = 'edge';
 CREATE INDEX graph_edges_by_to ON graph_versions (branch_id, doc, to_id, seq) WHERE kind = 'edge';

@@ -31,6 +31,26 @@ describe("graph_apply", () => {
     expect(query.edges).toEqual([]);
   });
 
+  it("deleting a node tombstones its incoming and outgoing edges, including inherited ones", async () => {
+    const workspace = "graph/delete-edges";
+    await ok("graph_apply", {
+      workspace,
+      ops: [
+        node("A", "a"),
+        node("B", "b"),
+        node("C", "c"),
+        { op: "edge_upsert", from: "A", rel: "supports", to: "B" },
+        { op: "edge_upsert", from: "B", rel: "blocks", to: "C" },
+      ],
+    });
+    await ok("branch_create", { workspace, name: "b" });
+    const deleted = await ok("graph_apply", { workspace, branch: "b", ops: [{ op: "node_delete", id: "B" }] });
+    expect(deleted.applied).toMatchObject({ nodes_deleted: 1, edges_deleted: 2 });
+    expect((await ok("graph_query", { workspace, branch: "b" })).edges).toEqual([]);
+    expect((await ok("graph_validate", { workspace, branch: "b" })).stats).toEqual({ nodes: 2, edges: 0 });
+    expect((await ok("graph_query", { workspace })).edges).toHaveLength(2);
+  });
+
   it("applies nothing when one op of the batch is invalid, and names the missing endpoint", async () => {
     const workspace = "graph/atomic";
     const error = await failure("graph_apply", {

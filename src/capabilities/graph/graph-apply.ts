@@ -9,7 +9,7 @@ import { utf8Bytes } from "../../shared/json";
 import { MAX_META_BYTES } from "../../shared/limits";
 import type { Branch, Source } from "../branches/branches.store";
 import { edgeKey, type GraphOp, isReservedNodeId, normalizeTags } from "./graph.schema";
-import { edgesOf, isLive, lookupVersion, type VersionRow, writeVersion } from "./graph.store";
+import { edgesTouching, isLive, lookupVersion, type VersionRow, writeVersion } from "./graph.store";
 
 export interface AppliedCounts {
   nodes_upserted: number;
@@ -134,7 +134,7 @@ export function applyOp(target: ApplyTarget, op: GraphOp, index: number, counts:
 
 function tombstoneEdgesOf(target: ApplyTarget, nodeId: string, counts: AppliedCounts): void {
   for (;;) {
-    const { rows } = edgesOf(target.ctx.db, target.sources, target.doc, [nodeId], false, EDGE_TOMBSTONE_ROUND);
+    const rows = edgesTouching(target.ctx.db, target.sources, target.doc, nodeId, EDGE_TOMBSTONE_ROUND);
     if (rows.length === 0) return;
     for (const edge of rows) {
       writeVersion(target.ctx, target.branch, target.doc, {

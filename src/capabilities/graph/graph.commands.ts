@@ -11,7 +11,7 @@ import { targetBranch } from "../docs/docs.rules";
 import { branchArg } from "../docs/docs.schema";
 import { paginationSchema, repairPagination } from "../docs/paging";
 import { edgeSchema, GRAPH_KEEP, graphOpSchema, MAX_GRAPH_OPS, nodeIdSchema, nodeSchema } from "./graph.schema";
-import { countLive, edgesOf, effectivePage, isLive, lookupVersion, scansOf, toEdge, toNode, type VersionRow } from "./graph.store";
+import { countLive, edgesBetween, effectivePage, isLive, lookupVersion, scansOf, toEdge, toNode, type VersionRow } from "./graph.store";
 import { type AppliedCounts, applyOp } from "./graph-apply";
 import { diffChanges, graphChangeSchema } from "./graph-diff";
 import { queryWhere } from "./graph-filters";
@@ -98,12 +98,11 @@ export const graphQuery = defineCommand({
     const nodes = page.rows.map(toNode);
     const edges =
       args.include_edges && nodes.length > 0 && args.edges_limit > 0
-        ? edgesOf(
+        ? edgesBetween(
             ctx.db,
             sources,
             doc,
             nodes.map((node) => node.id),
-            true,
             args.edges_limit,
           ).rows.map(toEdge)
         : [];

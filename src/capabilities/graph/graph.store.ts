@@ -93,14 +93,14 @@ function notShadowedSql(nearer: Source[]): string {
 
 export function writeVersion(ctx: CommandContext, branch: Branch, doc: string, fields: VersionFields): VersionRow {
   const seq = advance(ctx.db, "seq");
-  const head = ctx.db.one<{ head_seq: number }>(
-    "SELECT head_seq FROM graph_heads WHERE branch_id = ? AND doc = ? AND kind = ? AND key = ?",
+  ctx.db.run(
+    "UPDATE graph_versions SET superseded_seq = ? WHERE seq = (SELECT head_seq FROM graph_heads WHERE branch_id = ? AND doc = ? AND kind = ? AND key = ?)",
+    seq,
     branch.id,
     doc,
     fields.kind,
     fields.key,
   );
-  if (head) ctx.db.run("UPDATE graph_versions SET superseded_seq = ? WHERE seq = ?", seq, head.head_seq);
   ctx.db.run(
     `INSERT INTO graph_heads (branch_id, doc, kind, key, first_seq, head_seq) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (branch_id, doc, kind, key) DO UPDATE SET head_seq = excluded.head_seq`,
@@ -155,21 +155,25 @@ export function writeVersion(ctx: CommandContext, branch: Branch, doc: string, f
   return row;
 }
 
-/** The effective version of one key (possibly a tombstone), or undefined when no source has it. */
+/** Rows of `v` that belong to the view made of `sources` (before shadowing). */
+function inViewSql(sources: Source[]): string {
+  return sources
+    .map((source) => `(v.branch_id = ${literal(source.branch_id)}${source.cutoff === null ? "" : ` AND v.seq <= ${int(source.cutoff)}`})`)
+    .join(" OR ");
+}
+
+/**
+ * The effective version of one key (possibly a tombstone), or undefined when no source has it: the
+ * newest version of the key in the view (a nearer source's versions are always newer than a farther
+ * source's cutoff), found by walking the key's versions newest first.
+ */
 export function lookupVersion(db: Db, sources: Source[], doc: string, kind: GraphKind, key: string): VersionRow | undefined {
-  for (const source of sources) {
-    const row = db.one<VersionRow & Record<string, SqlValue>>(
-      `SELECT ${COLUMNS} FROM graph_versions v WHERE v.branch_id = ? AND v.doc = ? AND v.kind = ? AND v.key = ?${
-        source.cutoff === null ? "" : ` AND v.seq <= ${int(source.cutoff)}`
-      } ORDER BY v.seq DESC LIMIT 1`,
-      source.branch_id,
-      doc,
-      kind,
-      key,
-    );
-    if (row) return row;
-  }
-  return undefined;
+  return db.one<VersionRow & Record<string, SqlValue>>(
+    `SELECT ${COLUMNS} FROM graph_versions v INDEXED BY graph_versions_by_key WHERE v.doc = ? AND v.kind = ${kindSql(kind)} AND v.key = ?
+     AND (${inViewSql(sources)}) ORDER BY v.seq DESC LIMIT 1`,
+    doc,
+    key,
+  );
 }
 
 export function isLive(row: VersionRow | undefined): row is VersionRow {
@@ -192,6 +196,8 @@ export interface ScanOptions {
   /** Hide tombstones (default true). */
   liveOnly?: boolean;
   where?: Where;
+  /** Force an index when the filter, not the seq order, is selective (edges of given nodes). */
+  index?: "graph_edges_by_from" | "graph_edges_by_to";
 }
 
 /** A source scan, optionally restricted to seqs above `lower` (diff skips ranges both views share). */
@@ -220,7 +226,8 @@ export function effectivePage(
     (options.after === undefined ? "" : ` AND v.seq > ${int(options.after)}`);
   const seqScans = scans.map(({ source, nearer, lower }) => ({
     sql:
-      `SELECT v.seq FROM graph_versions v WHERE v.branch_id = ? AND v.doc = ?${kind === "any" ? "" : ` AND v.kind = ${kindSql(kind)}`}${asOfSql(source)}${live}` +
+      `SELECT v.seq FROM graph_versions v${options.index ? ` INDEXED BY ${options.index}` : ""} WHERE v.branch_id = ? AND v.doc = ?` +
+      `${kind === "any" ? "" : ` AND v.kind = ${kindSql(kind)}`}${asOfSql(source)}${live}` +
       `${lower === null ? "" : ` AND v.seq > ${int(lower)}`}${window}${options.where?.sql ?? ""}${notShadowedSql(nearer)} ORDER BY v.seq ${newest ? "DESC" : "ASC"} LIMIT ?`,
     params: [source.branch_id, doc, ...(options.where?.params ?? []), options.limit + 1],
     upper: source.cutoff,
@@ -237,20 +244,38 @@ export function versionsBySeq(db: Db, seqs: number[], newest = true): VersionRow
   );
 }
 
-/** Live edges with an endpoint in `nodeIds` (both endpoints with `both`), newest first. */
-export function edgesOf(
+/** Live edges between nodes of `nodeIds`, newest first, read through the `from_id` index. */
+export function edgesBetween(
   db: Db,
   sources: Source[],
   doc: string,
   nodeIds: string[],
-  both: boolean,
   limit: number,
 ): { rows: VersionRow[]; has_more: boolean } {
   const ids = JSON.stringify(nodeIds);
-  const where: Where = both
-    ? { sql: " AND v.from_id IN (SELECT value FROM json_each(?)) AND v.to_id IN (SELECT value FROM json_each(?))", params: [ids, ids] }
-    : { sql: " AND (v.from_id IN (SELECT value FROM json_each(?)) OR v.to_id IN (SELECT value FROM json_each(?)))", params: [ids, ids] };
-  return effectivePage(db, doc, "edge", scansOf(sources), { limit, order: "newest", where });
+  const where: Where = {
+    sql: " AND v.from_id IN (SELECT value FROM json_each(?)) AND v.to_id IN (SELECT value FROM json_each(?))",
+    params: [ids, ids],
+  };
+  return effectivePage(db, doc, "edge", scansOf(sources), { limit, order: "newest", where, index: "graph_edges_by_from" });
+}
+
+/** Live edges that start or end at `nodeId` (at most `limit` of each), read through the endpoint indexes. */
+export function edgesTouching(db: Db, sources: Source[], doc: string, nodeId: string, limit: number): VersionRow[] {
+  const outgoing = effectivePage(db, doc, "edge", scansOf(sources), {
+    limit,
+    order: "newest",
+    where: { sql: " AND v.from_id = ?", params: [nodeId] },
+    index: "graph_edges_by_from",
+  });
+  const incoming = effectivePage(db, doc, "edge", scansOf(sources), {
+    limit,
+    order: "newest",
+    where: { sql: " AND v.to_id = ?", params: [nodeId] },
+    index: "graph_edges_by_to",
+  });
+  const byKey = new Map([...outgoing.rows, ...incoming.rows].map((row) => [row.key, row]));
+  return [...byKey.values()];
 }
 
 /** Number of live effective keys of a kind (validate's stats). */
