@@ -196,8 +196,6 @@ export interface ScanOptions {
   /** Hide tombstones (default true). */
   liveOnly?: boolean;
   where?: Where;
-  /** Force an index when the filter, not the seq order, is selective (edges of given nodes). */
-  index?: "graph_edges_by_from" | "graph_edges_by_to";
 }
 
 /** A source scan, optionally restricted to seqs above `lower` (diff skips ranges both views share). */
@@ -226,7 +224,7 @@ export function effectivePage(
     (options.after === undefined ? "" : ` AND v.seq > ${int(options.after)}`);
   const seqScans = scans.map(({ source, nearer, lower }) => ({
     sql:
-      `SELECT v.seq FROM graph_versions v${options.index ? ` INDEXED BY ${options.index}` : ""} WHERE v.branch_id = ? AND v.doc = ?` +
+      `SELECT v.seq FROM graph_versions v WHERE v.branch_id = ? AND v.doc = ?` +
       `${kind === "any" ? "" : ` AND v.kind = ${kindSql(kind)}`}${asOfSql(source)}${live}` +
       `${lower === null ? "" : ` AND v.seq > ${int(lower)}`}${window}${options.where?.sql ?? ""}${notShadowedSql(nearer)} ORDER BY v.seq ${newest ? "DESC" : "ASC"} LIMIT ?`,
     params: [source.branch_id, doc, ...(options.where?.params ?? []), options.limit + 1],
@@ -244,7 +242,35 @@ export function versionsBySeq(db: Db, seqs: number[], newest = true): VersionRow
   );
 }
 
-/** Live edges between nodes of `nodeIds`, newest first, read through the `from_id` index. */
+/**
+ * Live effective edges matching `where`, newest first, in one statement over every source: the index
+ * on an endpoint finds the few versions of those edges across branches, and each row is kept only by
+ * the source that sees it (as of its cutoff, not shadowed by a nearer source).
+ */
+function effectiveEdges(
+  db: Db,
+  sources: Source[],
+  doc: string,
+  where: Where,
+  index: "graph_edges_by_from" | "graph_edges_by_to",
+  limit: number,
+) {
+  const bySource = scansOf(sources)
+    .map(({ source, nearer }) => `(v.branch_id = ${literal(source.branch_id)}${asOfSql(source)}${notShadowedSql(nearer)})`)
+    .join(" OR ");
+  const seqs = db
+    .all<{ seq: number }>(
+      `SELECT v.seq FROM graph_versions v INDEXED BY ${index} WHERE v.doc = ? AND v.kind = 'edge' AND v.deleted = 0${where.sql} AND (${bySource})
+       ORDER BY v.seq DESC LIMIT ?`,
+      doc,
+      ...where.params,
+      limit + 1,
+    )
+    .map((row) => row.seq);
+  return { rows: versionsBySeq(db, seqs.slice(0, limit)), has_more: seqs.length > limit };
+}
+
+/** Live edges between nodes of `nodeIds`, newest first. */
 export function edgesBetween(
   db: Db,
   sources: Source[],
@@ -257,23 +283,13 @@ export function edgesBetween(
     sql: " AND v.from_id IN (SELECT value FROM json_each(?)) AND v.to_id IN (SELECT value FROM json_each(?))",
     params: [ids, ids],
   };
-  return effectivePage(db, doc, "edge", scansOf(sources), { limit, order: "newest", where, index: "graph_edges_by_from" });
+  return effectiveEdges(db, sources, doc, where, "graph_edges_by_from", limit);
 }
 
-/** Live edges that start or end at `nodeId` (at most `limit` of each), read through the endpoint indexes. */
+/** Live edges that start or end at `nodeId` (at most `limit` of each). */
 export function edgesTouching(db: Db, sources: Source[], doc: string, nodeId: string, limit: number): VersionRow[] {
-  const outgoing = effectivePage(db, doc, "edge", scansOf(sources), {
-    limit,
-    order: "newest",
-    where: { sql: " AND v.from_id = ?", params: [nodeId] },
-    index: "graph_edges_by_from",
-  });
-  const incoming = effectivePage(db, doc, "edge", scansOf(sources), {
-    limit,
-    order: "newest",
-    where: { sql: " AND v.to_id = ?", params: [nodeId] },
-    index: "graph_edges_by_to",
-  });
+  const outgoing = effectiveEdges(db, sources, doc, { sql: " AND v.from_id = ?", params: [nodeId] }, "graph_edges_by_from", limit);
+  const incoming = effectiveEdges(db, sources, doc, { sql: " AND v.to_id = ?", params: [nodeId] }, "graph_edges_by_to", limit);
   const byKey = new Map([...outgoing.rows, ...incoming.rows].map((row) => [row.key, row]));
   return [...byKey.values()];
 }
