@@ -50,6 +50,18 @@ CREATE TABLE graph_heads (
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX graph_heads_by_key ON graph_heads (doc, kind, key, branch_id);
 
+-- Every new version supersedes the branch's previous version of its key and becomes the head. Kept in
+-- the database so no writer can forget it (and one statement per version instead of three).
+CREATE TRIGGER graph_versions_head AFTER INSERT ON graph_versions
+BEGIN
+  UPDATE graph_versions SET superseded_seq = NEW.seq
+    WHERE seq = (SELECT head_seq FROM graph_heads
+                 WHERE branch_id = NEW.branch_id AND doc = NEW.doc AND kind = NEW.kind AND key = NEW.key);
+  INSERT INTO graph_heads (branch_id, doc, kind, key, first_seq, head_seq)
+    VALUES (NEW.branch_id, NEW.doc, NEW.kind, NEW.key, NEW.seq, NEW.seq)
+    ON CONFLICT (branch_id, doc, kind, key) DO UPDATE SET head_seq = excluded.head_seq;
+END;
+
 -- Merge conflicts, first-class: base/theirs/ours snapshots, open until resolved. `signature` leaves out
 -- ours_seq, so a conflict that was resolved never comes back for the same change of `from`.
 CREATE TABLE graph_conflicts (

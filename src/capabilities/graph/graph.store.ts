@@ -93,24 +93,7 @@ function notShadowedSql(nearer: Source[]): string {
 
 export function writeVersion(ctx: CommandContext, branch: Branch, doc: string, fields: VersionFields): VersionRow {
   const seq = advance(ctx.db, "seq");
-  ctx.db.run(
-    "UPDATE graph_versions SET superseded_seq = ? WHERE seq = (SELECT head_seq FROM graph_heads WHERE branch_id = ? AND doc = ? AND kind = ? AND key = ?)",
-    seq,
-    branch.id,
-    doc,
-    fields.kind,
-    fields.key,
-  );
-  ctx.db.run(
-    `INSERT INTO graph_heads (branch_id, doc, kind, key, first_seq, head_seq) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (branch_id, doc, kind, key) DO UPDATE SET head_seq = excluded.head_seq`,
-    branch.id,
-    doc,
-    fields.kind,
-    fields.key,
-    seq,
-    seq,
-  );
+  // The insert trigger `graph_versions_head` supersedes the previous head and moves graph_heads.
   const row: VersionRow = {
     seq,
     branch_id: branch.id,
