@@ -1,31 +1,41 @@
 /**
- * Pages over several sources (a branch and its ancestors): run one bounded seq scan per source, keep
- * the page's seqs, and let the caller read only those rows. Separate statements, not one UNION:
- * workerd caps compound SELECTs at 5 terms, and a base chain may be 33 sources long.
+ * Pages over several sources (a branch and its ancestors): one bounded seq scan per source, merged
+ * into the page's seqs by SQLite in a single statement, so a deep chain costs one call instead of one
+ * per ancestor. workerd caps a compound SELECT at 5 terms, so the scans are grouped into nested
+ * UNION ALLs of at most 5 (33 sources need three levels).
  */
 import type { Db, SqlValue } from "./db";
 
+/** workerd's SQLITE_MAX_COMPOUND_SELECT. */
+const MAX_COMPOUND_TERMS = 5;
+
 export interface SeqScan {
+  /** A SELECT returning a `seq` column, bounded by its own LIMIT. */
   sql: string;
   params: SqlValue[];
-  /** Highest seq the scan can return (null: unbounded). */
+  /** Highest seq the scan can return (null: unbounded); scans are ordered nearest source first. */
   upper: number | null;
 }
 
+/** One SELECT of `seq` over every term, as nested compounds of at most MAX_COMPOUND_TERMS terms. */
+function unionAll(terms: string[]): string {
+  if (terms.length === 1) return terms[0] as string;
+  if (terms.length <= MAX_COMPOUND_TERMS) return terms.map((term) => `SELECT seq FROM (${term})`).join(" UNION ALL ");
+  const groups: string[] = [];
+  for (let start = 0; start < terms.length; start += MAX_COMPOUND_TERMS)
+    groups.push(unionAll(terms.slice(start, start + MAX_COMPOUND_TERMS)));
+  return unionAll(groups);
+}
+
 /**
- * The page's seqs in page order, and whether more remain. On newest-first pages a scan is skipped once
- * `limit + 1` collected seqs all lie above its upper bound: nothing it returns could enter the page.
+ * The page's seqs in page order, and whether more remain. On newest-first pages, scans whose upper
+ * bound lies at or below the oldest seq any page could need are still cheap (each is LIMITed), so all
+ * of them go into the one statement.
  */
 export function mergeSeqScans(db: Db, scans: SeqScan[], limit: number, newest: boolean): { seqs: number[]; has_more: boolean } {
-  const seqs: number[] = [];
-  const order = (a: number, b: number) => (newest ? b - a : a - b);
-  for (const scan of scans) {
-    if (newest && scan.upper !== null && seqs.length > limit) {
-      seqs.sort(order);
-      if ((seqs[limit] as number) > scan.upper) continue;
-    }
-    for (const row of db.all<{ seq: number }>(scan.sql, ...scan.params)) seqs.push(row.seq);
-  }
-  seqs.sort(order);
+  if (scans.length === 0) return { seqs: [], has_more: false };
+  const sql = `SELECT seq FROM (${unionAll(scans.map((scan) => scan.sql))}) ORDER BY seq ${newest ? "DESC" : "ASC"} LIMIT ?`;
+  const rows = db.all<{ seq: number }>(sql, ...scans.flatMap((scan) => scan.params), limit + 1);
+  const seqs = rows.map((row) => row.seq);
   return { seqs: seqs.slice(0, limit), has_more: seqs.length > limit };
 }
