@@ -48,7 +48,6 @@ CREATE TABLE graph_heads (
   head_seq INTEGER NOT NULL,
   PRIMARY KEY (branch_id, doc, kind, key)
 ) STRICT, WITHOUT ROWID;
-CREATE INDEX graph_heads_by_key ON graph_heads (doc, kind, key, branch_id);
 
 -- Every new version supersedes the branch's previous version of its key and becomes the head. Kept in
 -- the database so no writer can forget it (and one statement per version instead of three).
