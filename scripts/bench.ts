@@ -1,14 +1,19 @@
 /**
  * `npm run bench`: latency of the MCP endpoint against a local `wrangler dev` (workerd + SQLite
- * Durable Objects), at several store sizes.
+ * Durable Objects), at several store sizes, in two suites (`--suites notes,graph`, both by default).
  *
- * For each size it seeds a fresh workspace through the bulk path (`workspace_import`): most notes on
- * `main`, a branch chain `chain/1` … `chain/10` (`--chain-depth`), notes on each chain branch, notes on `main` after
- * each branch was created, and late notes on the chain after the whole chain exists (so the cutoffs
- * of the effective views matter). It checks that `show` returns exactly the page the layout implies,
- * then samples client latency (fetch + body read) of `ping` (the floor: a no-op call through the same
- * Worker → Durable Object stack), `notes_commit`, `show` on `main` and `show` on the deepest branch,
- * plus `GET /health` (Worker only, no MCP, no Durable Object) as a reference outside the targets.
+ * Notes: for each size it seeds a fresh workspace through the bulk path (`workspace_import`): most
+ * notes on `main`, a branch chain `chain/1` … `chain/10` (`--chain-depth`), notes on each chain branch,
+ * notes on `main` after each branch was created, and late notes on the chain after the whole chain
+ * exists (so the cutoffs of the effective views matter). It checks that `show` returns exactly the
+ * page the layout implies, then samples client latency (fetch + body read) of `ping` (the floor: a
+ * no-op call through the same Worker → Durable Object stack), `notes_commit`, `show` on `main` and on
+ * the deepest branch, plus `GET /health` (Worker only, no MCP, no Durable Object) as a reference.
+ *
+ * Graph: for each size (`--graph-sizes`, in nodes) it seeds a graph of n nodes, 2n edges and about
+ * 10n versions on `main` plus a chain `gchain/1` … `gchain/10` with writes on main after each branch,
+ * checks `graph_query` pages and cutoff probes against a model of every version, then samples `ping`,
+ * `graph_query` (50 nodes with edges) and `graph_apply` (10 ops) on the deepest branch (see `bench/graph-*.ts`).
  *
  * It prints medians, p95s, each median's ratio to the floor and each op's growth from the smallest to
  * the largest size, and writes the results as JSON to `bench-results/`. Targets are reported, not
@@ -16,24 +21,59 @@
  * restart it) with its state in a fresh temp dir; both are removed at the end. Network traffic goes
  * only to 127.0.0.1.
  *
- *   npm run bench -- [--sizes 1000,10000,100000] [--samples 200] [--warmup 20] [--timeout-minutes 20] [--chain-depth 10]
+ *   npm run bench -- [--suites notes,graph] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000]
+ *                    [--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10]
  *
  * This file only wires the pieces: `lib/dev-server.ts` (the server's lifetime), `lib/mcp-http.ts`
- * (the client), and `bench/` (options, layout, seeding, measurement, statistics, report).
+ * (the client), and `bench/` (options, layouts, seeding, measurement, statistics, reports).
  */
 import { cpus } from "node:os";
 import { resolve } from "node:path";
+import { chainBranch } from "./bench/graph-layout.ts";
+import { graphOpSet } from "./bench/graph-measure.ts";
+import { graphJson, graphLines } from "./bench/graph-report.ts";
+import { runGraphSuite } from "./bench/graph-suite.ts";
 import { buildLayout } from "./bench/layout.ts";
 import { loadAverage, machineInfo } from "./bench/machine.ts";
-import { measure, OPS, opLabels, summarize, type Target } from "./bench/measure.ts";
+import { measure, notesOpSet, type Target } from "./bench/measure.ts";
 import { type Options, parseOptions } from "./bench/options.ts";
-import { fmtInt, growthOf, jsonReport, printReport, printTargets, type SizeResult, targetMisses, writeJsonReport } from "./bench/report.ts";
+import {
+  fmtInt,
+  growthOf,
+  headerLines,
+  jsonReport,
+  notesLines,
+  type SizeResult,
+  targetLines,
+  targetMisses,
+  writeJsonReport,
+} from "./bench/report.ts";
+import { summarize } from "./bench/sampling.ts";
 import { seed, verifyPage } from "./bench/seed.ts";
 import { installShutdownHooks, isShuttingDown, log, shutdown, shutdownSignal, startDevServer } from "./lib/dev-server.ts";
 import { createMcpClient } from "./lib/mcp-http.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const AGENT = "bench";
+
+async function runNotesSuite(target: Target, options: Options, deepest: string): Promise<SizeResult[]> {
+  const { client } = target;
+  const set = notesOpSet(deepest);
+  const results: SizeResult[] = [];
+  for (const size of options.sizes) {
+    const workspace = `bench/n${size}`;
+    const layout = buildLayout(size, options.chainDepth);
+    log(`seeding ${workspace}: ${fmtInt(layout.notes)} notes, ${layout.branches} branches`);
+    const seeding = await seed(client, workspace, layout);
+    log(`  ${(seeding.ms / 1000).toFixed(1)} s in ${seeding.calls} calls`);
+    await verifyPage(client, workspace, layout, "main");
+    await verifyPage(client, workspace, layout, deepest);
+    log(`measuring ${workspace}: ${options.warmup} warmup + ${options.samples} sample rounds of ${set.ops.length} ops`);
+    const times = await measure(target, workspace, deepest, options.warmup, options.samples);
+    results.push({ size, workspace, seeding, ops: summarize(set, times) });
+  }
+  return results;
+}
 
 async function main(options: Options): Promise<number> {
   const startedAt = new Date();
@@ -50,32 +90,46 @@ async function main(options: Options): Promise<number> {
     signal: shutdownSignal,
   });
   const target: Target = { client, healthUrl: `${server.base}/health` };
+  const notesSet = notesOpSet(`chain/${options.chainDepth}`);
+  const graphSet = graphOpSet(chainBranch(options.chainDepth));
 
-  const deepest = `chain/${options.chainDepth}`;
-  const labels = opLabels(deepest);
-  const results: SizeResult[] = [];
-  for (const size of options.sizes) {
-    const workspace = `bench/n${size}`;
-    const layout = buildLayout(size, options.chainDepth);
-    log(`seeding ${workspace}: ${fmtInt(layout.notes)} notes, ${layout.branches} branches`);
-    const seeding = await seed(client, workspace, layout);
-    log(`  ${(seeding.ms / 1000).toFixed(1)} s in ${seeding.calls} calls`);
-    await verifyPage(client, workspace, layout, "main");
-    await verifyPage(client, workspace, layout, deepest);
-    log(`measuring ${workspace}: ${options.warmup} warmup + ${options.samples} sample rounds of ${OPS.length} ops`);
-    const times = await measure(target, workspace, deepest, options.warmup, options.samples);
-    results.push({ size, workspace, seeding, ops: summarize(times) });
-  }
+  const runNotes = options.suites.includes("notes");
+  const notes = runNotes ? await runNotesSuite(target, options, `chain/${options.chainDepth}`) : [];
+  const graph = options.suites.includes("graph") ? await runGraphSuite(client, options) : undefined;
 
-  const growth = growthOf(results);
   machine.load_average_start = loadAtStart;
   machine.load_average_end = loadAverage();
-  printReport(results, growth, machine, options, labels);
-  const misses = targetMisses(results, growth, labels);
-  printTargets(misses, growth);
+  const out = headerLines(machine, options);
+  const targets: string[] = [];
+  const notesGrowth = growthOf(notesSet, notes);
+  const notesMisses = runNotes ? targetMisses(notesSet, notes, notesGrowth) : undefined;
+  if (notesMisses !== undefined) {
+    out.push(...notesLines(notes, notesGrowth, notesSet));
+    targets.push(...targetLines("Notes", notesMisses, notesGrowth));
+  }
+  let graphSection = null;
+  if (graph !== undefined) {
+    const growth = growthOf(graphSet, graph);
+    const misses = targetMisses(graphSet, graph, growth);
+    out.push(...graphLines(graph, growth, graphSet));
+    targets.push(...targetLines("Graph", misses, growth));
+    graphSection = graphJson(options, graphSet, graph, growth, misses);
+  }
+  console.log([...out, "", ...targets].join("\n"));
 
   const finishedAt = new Date();
-  const report = jsonReport({ startedAt, finishedAt, machine, options, labels, serverReadyMs: server.readyMs, results, growth, misses });
+  const report = jsonReport({
+    startedAt,
+    finishedAt,
+    machine,
+    options,
+    labels: notesSet.labels,
+    serverReadyMs: server.readyMs,
+    results: notes,
+    growth: notesGrowth,
+    misses: notesMisses,
+    graph: graphSection,
+  });
   console.log(`Results written to ${writeJsonReport(ROOT, startedAt, report)}`);
   return 0;
 }

@@ -34,6 +34,15 @@ export function machineInfo(root: string): Json {
   return {
     commit: git("rev-parse", "--short", "HEAD") ?? "unknown",
     uncommitted_changes: status === undefined ? null : status.length > 0,
+    // The server runs a snapshot of the working tree, so say what differed from the commit (first 30 paths).
+    uncommitted_files:
+      status === undefined
+        ? null
+        : status
+            .split("\n")
+            .filter((line) => line.trim().length > 0)
+            .slice(0, 30)
+            .map((line) => line.trim().replace(/^\S{1,2}\s+/, "")),
     cpus: cpuList.length,
     cpu_model: cpuList[0]?.model.trim() ?? "unknown",
     total_memory_gib: Math.round((totalmem() / 2 ** 30) * 10) / 10,

@@ -3,15 +3,39 @@
  * honour (out-of-range numbers, a store too small for the requested chain) before any server starts.
  */
 import { parseArgs } from "node:util";
+import { MIN_GRAPH_SIZE } from "./graph-layout.ts";
 import { DEFAULT_CHAIN_DEPTH, mainNotesFirst } from "./layout.ts";
 
-export const USAGE = "npm run bench -- [--sizes 1000,10000,100000] [--samples 200] [--warmup 20] [--timeout-minutes 20] [--chain-depth 10]";
+export const USAGE =
+  "npm run bench -- [--suites notes,graph] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000] [--samples 200] [--warmup 20] " +
+  "[--timeout-minutes 30] [--chain-depth 10]";
 
-const DEFAULTS = { sizes: [1_000, 10_000, 100_000], samples: 200, warmup: 20, timeoutMinutes: 20, chainDepth: DEFAULT_CHAIN_DEPTH };
-const BOUNDS = { size: [100, 1_000_000], samples: [1, 10_000], warmup: [0, 1_000], timeoutMinutes: [1, 180], chainDepth: [1, 32] } as const;
+export const SUITES = ["notes", "graph"] as const;
+export type Suite = (typeof SUITES)[number];
+
+const DEFAULTS = {
+  suites: [...SUITES],
+  sizes: [1_000, 10_000, 100_000],
+  graphSizes: [10_000, 100_000],
+  samples: 200,
+  warmup: 20,
+  timeoutMinutes: 30,
+  chainDepth: DEFAULT_CHAIN_DEPTH,
+};
+const BOUNDS = {
+  size: [100, 1_000_000],
+  graphSize: [MIN_GRAPH_SIZE, 1_000_000],
+  samples: [1, 10_000],
+  warmup: [0, 1_000],
+  timeoutMinutes: [1, 180],
+  chainDepth: [1, 32],
+} as const;
 
 export interface Options {
+  suites: Suite[];
   sizes: number[];
+  /** Graph suite sizes, in nodes (edges 2×, versions about 10×). */
+  graphSizes: number[];
   samples: number;
   warmup: number;
   timeoutMinutes: number;
@@ -26,12 +50,30 @@ function integerIn(name: string, raw: string, [min, max]: readonly [number, numb
   return value;
 }
 
+function suiteIn(part: string): Suite {
+  const suite = SUITES.find((name) => name === part);
+  if (suite === undefined) throw new Error(`--suites: unknown suite "${part}" (known: ${SUITES.join(", ")})`);
+  return suite;
+}
+
+/** A comma-separated list, each part trimmed and parsed; empty parts are skipped. */
+function listOf<T>(name: string, raw: string, parse: (part: string) => T): T[] {
+  const parts = raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+  if (parts.length === 0) throw new Error(`--${name} is empty`);
+  return parts.map(parse);
+}
+
 /** Parses `argv` (without node and the script); prints the usage and exits 0 on `--help`, throws on bad input. */
 export function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({
     args: argv,
     options: {
+      suites: { type: "string" },
       sizes: { type: "string" },
+      "graph-sizes": { type: "string" },
       samples: { type: "string" },
       warmup: { type: "string" },
       "timeout-minutes": { type: "string" },
@@ -45,18 +87,24 @@ export function parseOptions(argv: string[]): Options {
     console.log(USAGE);
     process.exit(0);
   }
+  const suites = values.suites === undefined ? DEFAULTS.suites : listOf("suites", values.suites, suiteIn);
+  if (suites.length === 0) throw new Error(`--suites takes a comma-separated list of ${SUITES.join(", ")}`);
   const sizes =
-    values.sizes === undefined
-      ? DEFAULTS.sizes
-      : values.sizes
-          .split(",")
-          .map((part) => part.trim())
-          .filter((part) => part.length > 0)
-          .map((part) => integerIn("sizes", part, BOUNDS.size));
-  if (sizes.length === 0 || sizes.length > 10) throw new Error("--sizes takes 1 to 10 comma-separated store sizes");
-  const unique = [...new Set(sizes)].sort((a, b) => a - b);
+    values.sizes === undefined ? DEFAULTS.sizes : listOf("sizes", values.sizes, (part) => integerIn("sizes", part, BOUNDS.size));
+  const graphSizes =
+    values["graph-sizes"] === undefined
+      ? DEFAULTS.graphSizes
+      : listOf("graph-sizes", values["graph-sizes"], (part) => integerIn("graph-sizes", part, BOUNDS.graphSize));
+  for (const [name, list] of [
+    ["sizes", sizes],
+    ["graph-sizes", graphSizes],
+  ] as const) {
+    if (list.length === 0 || list.length > 10) throw new Error(`--${name} takes 1 to 10 comma-separated sizes`);
+  }
   const options: Options = {
-    sizes: unique,
+    suites: SUITES.filter((suite) => suites.includes(suite)),
+    sizes: [...new Set(sizes)].sort((a, b) => a - b),
+    graphSizes: [...new Set(graphSizes)].sort((a, b) => a - b),
     samples: values.samples === undefined ? DEFAULTS.samples : integerIn("samples", values.samples, BOUNDS.samples),
     warmup: values.warmup === undefined ? DEFAULTS.warmup : integerIn("warmup", values.warmup, BOUNDS.warmup),
     timeoutMinutes:
@@ -66,7 +114,7 @@ export function parseOptions(argv: string[]): Options {
     chainDepth:
       values["chain-depth"] === undefined ? DEFAULTS.chainDepth : integerIn("chain-depth", values["chain-depth"], BOUNDS.chainDepth),
   };
-  for (const size of options.sizes) {
+  for (const size of options.suites.includes("notes") ? options.sizes : []) {
     if (mainNotesFirst(size, options.chainDepth) < 1) {
       throw new Error(`store size ${size} is too small for a chain of depth ${options.chainDepth}`);
     }
