@@ -4,27 +4,15 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { CommandContext } from "../../commands/context";
+import { storeContext } from "../../../test/helpers/store-context";
 import { Db } from "../../workspace/db";
 import { createBranch, ensureMain, requireBranch, sourcesOf } from "../branches/branches.store";
 import { appendEntry, viewPage } from "./docs.store";
 
-function context(db: Db): CommandContext {
-  return {
-    db,
-    principal: { agent_id: "tester", workspaces: ["**"], role: "admin", key_id: "test" },
-    workspace: "store/test",
-    nowMs: 1_000,
-    readLimitChars: undefined,
-    journal: () => undefined,
-    warn: () => undefined,
-  };
-}
-
 describe("viewPage", () => {
   it("loads at most contentChars of each content, and whole rows without it", async () => {
     await runInDurableObject(env.WORKSPACES.getByName("store/content-cap"), (_instance, state) => {
-      const ctx = context(new Db(state.storage.sql, state.storage));
+      const ctx = storeContext(new Db(state.storage.sql, state.storage));
       ensureMain(ctx);
       const main = requireBranch(ctx.db, "main");
       appendEntry(ctx, { branch: main, doc: "notes", kind: "note", content: "x".repeat(5_000) });
@@ -38,7 +26,7 @@ describe("viewPage", () => {
 
   it("merges sources newest-first and oldest-first with has_more", async () => {
     await runInDurableObject(env.WORKSPACES.getByName("store/merge-sources"), (_instance, state) => {
-      const ctx = context(new Db(state.storage.sql, state.storage));
+      const ctx = storeContext(new Db(state.storage.sql, state.storage));
       ensureMain(ctx);
       const main = requireBranch(ctx.db, "main");
       for (const content of ["m1", "m2"]) appendEntry(ctx, { branch: main, doc: "notes", kind: "note", content });

@@ -4,27 +4,15 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { CommandContext } from "../../commands/context";
+import { storeContext } from "../../../test/helpers/store-context";
 import { Db } from "../../workspace/db";
 import { createBranch, ensureMain, requireBranch, sourcesOf } from "../branches/branches.store";
 import { lookupVersion, writeVersion } from "./graph.store";
 
-function context(db: Db): CommandContext {
-  return {
-    db,
-    principal: { agent_id: "tester", workspaces: ["**"], role: "admin", key_id: "test" },
-    workspace: "store/graph",
-    nowMs: 1_000,
-    readLimitChars: undefined,
-    journal: () => undefined,
-    warn: () => undefined,
-  };
-}
-
 describe("graph versions", () => {
   it("each version supersedes the branch's previous one and moves the head", async () => {
     await runInDurableObject(env.WORKSPACES.getByName("store/graph-heads"), (_instance, state) => {
-      const ctx = context(new Db(state.storage.sql, state.storage));
+      const ctx = storeContext(new Db(state.storage.sql, state.storage));
       ensureMain(ctx);
       const main = requireBranch(ctx.db, "main");
       const seqs = ["v1", "v2", "v3"].map(
@@ -41,7 +29,7 @@ describe("graph versions", () => {
 
   it("looks a key up as the nearest source sees it", async () => {
     await runInDurableObject(env.WORKSPACES.getByName("store/graph-lookup"), (_instance, state) => {
-      const ctx = context(new Db(state.storage.sql, state.storage));
+      const ctx = storeContext(new Db(state.storage.sql, state.storage));
       ensureMain(ctx);
       const main = requireBranch(ctx.db, "main");
       writeVersion(ctx, main, "graph", { kind: "node", key: "N", node_type: "t", title: "before", deleted: false });

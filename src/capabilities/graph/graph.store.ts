@@ -13,6 +13,7 @@ import type { Db, SqlValue } from "../../workspace/db";
 import { mergeSeqScans } from "../../workspace/seq-scans";
 import type { Branch, Source } from "../branches/branches.store";
 import type { GraphEdge, GraphNode } from "./graph.schema";
+import type { KeyState } from "./merge";
 
 export type GraphKind = "node" | "edge";
 
@@ -37,20 +38,10 @@ export interface VersionRow {
   superseded_seq: number | null;
 }
 
-/** The fields of a new version; the store adds seq, branch, time and author. */
-export interface VersionFields {
+/** The fields of a new version (a key's state plus its identity); the store adds seq, branch, time and author. */
+export interface VersionFields extends KeyState {
   kind: GraphKind;
   key: string;
-  node_type?: string | null;
-  title?: string | null;
-  text?: string | null;
-  status?: string | null;
-  tags?: string[] | null;
-  from_id?: string | null;
-  rel?: string | null;
-  to_id?: string | null;
-  meta?: Record<string, unknown> | null;
-  deleted: boolean;
 }
 
 const COLUMNS =
