@@ -109,6 +109,25 @@ describe("graph_query", () => {
     expect(tight.budget.truncated).toBe(true);
   });
 
+  it("resolves ids through the branch's view: cutoffs honoured, deleted ids absent, other filters and paging applied", async () => {
+    const workspace = "graph/ids";
+    await ok("graph_apply", { workspace, ops: [node("A", "a1"), node("B", "b1"), node("C", "c1", { type: "test" }), node("D", "d1")] });
+    await ok("branch_create", { workspace, name: "b" });
+    await ok("graph_apply", { workspace, ops: [node("A", "a2 after the fork")] });
+    await ok("graph_apply", { workspace, branch: "b", ops: [node("B", "b2 on the branch"), { op: "node_delete", id: "D" }] });
+    const onB = await ok("graph_query", { workspace, branch: "b", ids: ["A", "B", "C", "D", "missing"] });
+    expect(onB.nodes.map((n: { id: string; title: string }) => [n.id, n.title])).toEqual([
+      ["B", "b2 on the branch"],
+      ["C", "c1"],
+      ["A", "a1"],
+    ]);
+    expect(ids((await ok("graph_query", { workspace, branch: "b", ids: ["A", "B", "C"], types: "test" })).nodes)).toEqual(["C"]);
+    const first = await ok("graph_query", { workspace, branch: "b", ids: ["A", "B", "C"], limit: 2 });
+    expect(ids(first.nodes)).toEqual(["B", "C"]);
+    const rest = await ok("graph_query", { workspace, branch: "b", ids: ["A", "B", "C"], limit: 2, cursor: first.pagination.next_cursor });
+    expect(ids(rest.nodes)).toEqual(["A"]);
+  });
+
   it("shows the base snapshot on a branch without later base writes, and the branch's own versions", async () => {
     const workspace = "graph/branches";
     await ok("graph_apply", { workspace, ops: [node("A", "v1")] });

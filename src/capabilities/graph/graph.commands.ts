@@ -11,7 +11,18 @@ import { targetBranch } from "../docs/docs.rules";
 import { branchArg } from "../docs/docs.schema";
 import { paginationSchema, repairPagination } from "../docs/paging";
 import { edgeSchema, GRAPH_KEEP, graphOpSchema, MAX_GRAPH_OPS, nodeIdSchema, nodeSchema } from "./graph.schema";
-import { countLive, edgesBetween, effectivePage, isLive, lookupVersion, scansOf, toEdge, toNode, type VersionRow } from "./graph.store";
+import {
+  countLive,
+  edgesBetween,
+  effectivePage,
+  isLive,
+  keysPage,
+  lookupVersion,
+  scansOf,
+  toEdge,
+  toNode,
+  type VersionRow,
+} from "./graph.store";
 import { type AppliedCounts, applyOp } from "./graph-apply";
 import { diffChanges, graphChangeSchema } from "./graph-diff";
 import { queryWhere } from "./graph-filters";
@@ -89,12 +100,12 @@ export const graphQuery = defineCommand({
     const branch = targetBranch(ctx, args.branch);
     const doc = args.doc ?? DEFAULT_GRAPH_DOC;
     const sources = sourcesOf(ctx.db, branch);
-    const page = effectivePage(ctx.db, doc, "node", scansOf(sources), {
-      before: args.cursor,
-      limit: args.limit,
-      order: "newest",
-      where: queryWhere(args),
-    });
+    const window = { before: args.cursor, limit: args.limit, order: "newest" as const };
+    // With ids, each id is resolved through the key index; otherwise the view is scanned recent-first.
+    const page =
+      args.ids === undefined
+        ? effectivePage(ctx.db, doc, "node", scansOf(sources), { ...window, where: queryWhere(args) })
+        : keysPage(ctx.db, sources, doc, "node", args.ids, { ...window, where: queryWhere({ ...args, ids: undefined }) });
     const nodes = page.rows.map(toNode);
     const edges =
       args.include_edges && nodes.length > 0 && args.edges_limit > 0

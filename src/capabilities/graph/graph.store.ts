@@ -208,6 +208,41 @@ export function effectivePage(
   return { rows: versionsBySeq(db, seqs, newest), has_more };
 }
 
+/**
+ * A page of effective versions of the given keys: each key's effective version is found through the
+ * key index (one statement for all keys; a key has few versions), then the other filters, the cursor
+ * and the limit apply to those rows only. Keeps `ids` queries independent of the graph's size.
+ */
+export function keysPage(
+  db: Db,
+  sources: Source[],
+  doc: string,
+  kind: GraphKind,
+  keys: string[],
+  options: ScanOptions,
+): { rows: VersionRow[]; has_more: boolean } {
+  const versions = db.all<{ seq: number; key: string }>(
+    `SELECT v.seq, v.key FROM graph_versions v INDEXED BY graph_versions_by_key
+     WHERE v.doc = ? AND v.kind = ${kindSql(kind)} AND v.key IN (SELECT value FROM json_each(?)) AND (${inViewSql(sources)})`,
+    doc,
+    JSON.stringify(keys),
+  );
+  const effective = new Map<string, number>();
+  for (const { key, seq } of versions) if ((effective.get(key) ?? 0) < seq) effective.set(key, seq);
+  if (effective.size === 0) return { rows: [], has_more: false };
+  const live = options.liveOnly === false ? "" : " AND v.deleted = 0";
+  const before = options.before === undefined ? "" : ` AND v.seq < ${int(options.before)}`;
+  const seqs = db
+    .all<{ seq: number }>(
+      `SELECT v.seq FROM graph_versions v WHERE v.seq IN (SELECT value FROM json_each(?))${live}${before}${options.where?.sql ?? ""} ORDER BY v.seq DESC LIMIT ?`,
+      JSON.stringify([...effective.values()]),
+      ...(options.where?.params ?? []),
+      options.limit + 1,
+    )
+    .map((row) => row.seq);
+  return { rows: versionsBySeq(db, seqs.slice(0, options.limit)), has_more: seqs.length > options.limit };
+}
+
 export function versionsBySeq(db: Db, seqs: number[], newest = true): VersionRow[] {
   if (seqs.length === 0) return [];
   return db.all<VersionRow & Record<string, SqlValue>>(
