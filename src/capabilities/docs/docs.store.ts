@@ -16,6 +16,7 @@ import { advance } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
 import { mergeSeqScans, type SeqScan } from "../../workspace/seq-scans";
 import { type Branch, branchById, type Source } from "../branches/branches.store";
+import { inViewSql, seqBoundsSql, unsharedRanges } from "../branches/views";
 import type { Entry } from "./docs.schema";
 
 export type EntryKind = "note" | "event";
@@ -49,17 +50,11 @@ export interface NewEntry {
 }
 
 const ENTRY_COLUMNS = "seq, branch_id, doc, kind, ts_ms, agent_id, title, format, meta_json, content, identity_seq, source_event_id";
-const BRANCH_ID = /^BR-\d+$/;
 
 /** Selected columns; with `contentChars`, content is cut in SQL so a page never loads more than it can show. */
 function selectColumns(contentChars: number | undefined): string {
   if (contentChars === undefined) return ENTRY_COLUMNS;
   return ENTRY_COLUMNS.replace(" content,", ` substr(content, 1, ${Math.trunc(contentChars)}) AS content,`);
-}
-
-function literalBranchId(id: string): string {
-  if (!BRANCH_ID.test(id)) throw new Error(`refusing to inline branch id ${JSON.stringify(id)}`);
-  return `'${id}'`;
 }
 
 export function appendEntry(ctx: CommandContext, entry: NewEntry): EntryRow {
@@ -149,27 +144,12 @@ export interface PageWindow {
   contentChars?: number | undefined;
 }
 
-/** Upper and lower seq bounds of a source scan, as SQL text over literal numbers. */
-function boundsSql(column: string, lower: number | null, upper: number | null): string {
-  const parts: string[] = [];
-  if (lower !== null) parts.push(`${column} > ${Math.trunc(lower)}`);
-  if (upper !== null) parts.push(`${column} <= ${Math.trunc(upper)}`);
-  return parts.length === 0 ? "" : ` AND ${parts.join(" AND ")}`;
-}
-
 function windowSql(window: PageWindow): string {
   let sql = "";
   if (window.before !== undefined) sql += ` AND seq < ${Math.trunc(window.before)}`;
   if (window.after !== undefined) sql += ` AND seq > ${Math.trunc(window.after)}`;
   if (window.notesOnly) sql += " AND kind = 'note'";
   return sql;
-}
-
-/** A predicate matching rows of `alias` that belong to the view made of `sources`. */
-function viewPredicate(alias: string, sources: Source[]): string {
-  return sources
-    .map((source) => `(${alias}.branch_id = ${literalBranchId(source.branch_id)}${boundsSql(`${alias}.seq`, null, source.cutoff)})`)
-    .join(" OR ");
 }
 
 interface Scan {
@@ -199,10 +179,10 @@ function pageOfScans(
 ): { rows: EntryRow[]; has_more: boolean } {
   const direction = window.order === "newest" ? "DESC" : "ASC";
   const absent = absentFrom
-    ? ` AND NOT EXISTS (SELECT 1 FROM doc_entries f WHERE f.identity_seq = e.identity_seq AND f.doc = e.doc AND (${viewPredicate("f", absentFrom)}))`
+    ? ` AND NOT EXISTS (SELECT 1 FROM doc_entries f WHERE f.identity_seq = e.identity_seq AND f.doc = e.doc AND (${inViewSql("f", absentFrom)}))`
     : "";
   const seqScans = scans.map((scan) => ({
-    sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = ? AND e.doc = ?${boundsSql("e.seq", scan.lower, scan.upper)}${windowSql(window)}${absent} ORDER BY e.seq ${direction} LIMIT ?`,
+    sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = ? AND e.doc = ?${seqBoundsSql("e.seq", scan.lower, scan.upper)}${windowSql(window)}${absent} ORDER BY e.seq ${direction} LIMIT ?`,
     params: [scan.branch_id, doc, window.limit + 1],
     upper: scan.upper,
   }));
@@ -224,26 +204,7 @@ export function viewPage(db: Db, sources: Source[], doc: string, window: PageWin
  * views share (same branch, up to the smaller cutoff) are skipped without reading them.
  */
 export function diffPage(db: Db, from: Source[], to: Source[], doc: string, window: PageWindow): { rows: EntryRow[]; has_more: boolean } {
-  const fromCutoff = new Map(from.map((source) => [source.branch_id, source.cutoff]));
-  const scans: Scan[] = [];
-  for (const source of to) {
-    if (!fromCutoff.has(source.branch_id)) {
-      scans.push({
-        branch_id: source.branch_id,
-        lower: null,
-        upper: source.cutoff,
-      });
-      continue;
-    }
-    const shared = fromCutoff.get(source.branch_id) ?? null;
-    if (shared === null) continue;
-    if (source.cutoff !== null && source.cutoff <= shared) continue;
-    scans.push({
-      branch_id: source.branch_id,
-      lower: shared,
-      upper: source.cutoff,
-    });
-  }
+  const scans = unsharedRanges(to, from).map(({ source, lower }) => ({ branch_id: source.branch_id, lower, upper: source.cutoff }));
   return pageOfScans(db, scans, doc, window, from);
 }
 
@@ -253,7 +214,7 @@ export function documentsOf(db: Db, sources: Source[], limit: number): { doc: st
   const seen = new Set<string>();
   for (const source of sources) {
     const docs = db.all<{ doc: string }>(
-      `SELECT doc FROM documents WHERE branch_id = ?${boundsSql("first_seq", null, source.cutoff)} ORDER BY doc LIMIT ?`,
+      `SELECT doc FROM documents WHERE branch_id = ?${seqBoundsSql("first_seq", null, source.cutoff)} ORDER BY doc LIMIT ?`,
       source.branch_id,
       limit,
     );
@@ -289,7 +250,7 @@ export function notesPage(
   const scans = sources.map((source) => {
     const upper = source.cutoff === null ? window.upTo : window.upTo === null ? source.cutoff : Math.min(source.cutoff, window.upTo);
     return {
-      sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = ? AND e.kind = 'note'${boundsSql("e.seq", null, upper)}${windowSql({ ...window, notesOnly: false })} ORDER BY e.seq DESC LIMIT ?`,
+      sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = ? AND e.kind = 'note'${seqBoundsSql("e.seq", null, upper)}${windowSql({ ...window, notesOnly: false })} ORDER BY e.seq DESC LIMIT ?`,
       params: [source.branch_id, window.limit + 1],
       upper,
     };

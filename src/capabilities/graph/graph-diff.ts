@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { requireBranch, type Source, sourcesOf } from "../branches/branches.store";
+import { unsharedRanges } from "../branches/views";
 import { edgeSchema, nodeSchema } from "./graph.schema";
 import { effectivePage, fieldsOf, type GraphKind, lookupVersion, type SourceScan, toEdge, toNode, type VersionRow } from "./graph.store";
 import { changedFields, type KeyState } from "./merge";
@@ -33,20 +34,8 @@ export const graphChangeSchema = z.union([
 type GraphChange = z.infer<typeof graphChangeSchema>;
 
 /** Scans of `of`'s sources over the ranges `other` does not share. */
-export function unsharedScans(of: Source[], other: Source[]): SourceScan[] {
-  const otherCutoff = new Map(other.map((source) => [source.branch_id, source.cutoff]));
-  const scans: SourceScan[] = [];
-  of.forEach((source, index) => {
-    const nearer = of.slice(0, index);
-    if (!otherCutoff.has(source.branch_id)) {
-      scans.push({ source, nearer, lower: null });
-      return;
-    }
-    const shared = otherCutoff.get(source.branch_id) ?? null;
-    if (shared === null || (source.cutoff !== null && source.cutoff <= shared)) return;
-    scans.push({ source, nearer, lower: shared });
-  });
-  return scans;
+function unsharedScans(of: Source[], other: Source[]): SourceScan[] {
+  return unsharedRanges(of, other).map(({ source, index, lower }) => ({ source, nearer: of.slice(0, index), lower }));
 }
 
 function state(row: VersionRow | undefined): KeyState | undefined {

@@ -12,6 +12,7 @@ import { advance } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
 import { mergeSeqScans } from "../../workspace/seq-scans";
 import type { Branch, Source } from "../branches/branches.store";
+import { branchLiteral, inViewSql } from "../branches/views";
 import type { GraphEdge, GraphNode } from "./graph.schema";
 import type { KeyState } from "./merge";
 
@@ -46,12 +47,6 @@ export interface VersionFields extends KeyState {
 
 const COLUMNS =
   "seq, branch_id, doc, kind, key, node_type, title, text, status, tags_json, from_id, rel, to_id, meta_json, deleted, ts_ms, agent_id, superseded_seq";
-const BRANCH_ID = /^BR-\d+$/;
-
-function literal(id: string): string {
-  if (!BRANCH_ID.test(id)) throw new Error(`refusing to inline branch id ${JSON.stringify(id)}`);
-  return `'${id}'`;
-}
 
 /** Kinds are written into SQL text so SQLite can use the partial indexes (`WHERE kind = 'edge'`). */
 function kindSql(kind: GraphKind): string {
@@ -75,8 +70,8 @@ function notShadowedSql(nearer: Source[]): string {
   const seen = nearer
     .map((source) =>
       source.cutoff === null
-        ? `h.branch_id = ${literal(source.branch_id)}`
-        : `(h.branch_id = ${literal(source.branch_id)} AND h.first_seq <= ${int(source.cutoff)})`,
+        ? `h.branch_id = ${branchLiteral(source.branch_id)}`
+        : `(h.branch_id = ${branchLiteral(source.branch_id)} AND h.first_seq <= ${int(source.cutoff)})`,
     )
     .join(" OR ");
   return ` AND NOT EXISTS (SELECT 1 FROM graph_heads h WHERE h.doc = v.doc AND h.kind = v.kind AND h.key = v.key AND (${seen}))`;
@@ -129,13 +124,6 @@ export function writeVersion(ctx: CommandContext, branch: Branch, doc: string, f
   return row;
 }
 
-/** Rows of `v` that belong to the view made of `sources` (before shadowing). */
-function inViewSql(sources: Source[]): string {
-  return sources
-    .map((source) => `(v.branch_id = ${literal(source.branch_id)}${source.cutoff === null ? "" : ` AND v.seq <= ${int(source.cutoff)}`})`)
-    .join(" OR ");
-}
-
 /**
  * The effective version of one key (possibly a tombstone), or undefined when no source has it: the
  * newest version of the key in the view (a nearer source's versions are always newer than a farther
@@ -144,7 +132,7 @@ function inViewSql(sources: Source[]): string {
 export function lookupVersion(db: Db, sources: Source[], doc: string, kind: GraphKind, key: string): VersionRow | undefined {
   return db.one<VersionRow & Record<string, SqlValue>>(
     `SELECT ${COLUMNS} FROM graph_versions v INDEXED BY graph_versions_by_key WHERE v.doc = ? AND v.kind = ${kindSql(kind)} AND v.key = ?
-     AND (${inViewSql(sources)}) ORDER BY v.seq DESC LIMIT 1`,
+     AND (${inViewSql("v", sources)}) ORDER BY v.seq DESC LIMIT 1`,
     doc,
     key,
   );
@@ -223,7 +211,7 @@ export function keysPage(
 ): { rows: VersionRow[]; has_more: boolean } {
   const versions = db.all<{ seq: number; key: string }>(
     `SELECT v.seq, v.key FROM graph_versions v INDEXED BY graph_versions_by_key
-     WHERE v.doc = ? AND v.kind = ${kindSql(kind)} AND v.key IN (SELECT value FROM json_each(?)) AND (${inViewSql(sources)})`,
+     WHERE v.doc = ? AND v.kind = ${kindSql(kind)} AND v.key IN (SELECT value FROM json_each(?)) AND (${inViewSql("v", sources)})`,
     doc,
     JSON.stringify(keys),
   );
@@ -265,7 +253,7 @@ function effectiveEdges(
   limit: number,
 ) {
   const bySource = scansOf(sources)
-    .map(({ source, nearer }) => `(v.branch_id = ${literal(source.branch_id)}${asOfSql(source)}${notShadowedSql(nearer)})`)
+    .map(({ source, nearer }) => `(v.branch_id = ${branchLiteral(source.branch_id)}${asOfSql(source)}${notShadowedSql(nearer)})`)
     .join(" OR ");
   const seqs = db
     .all<{ seq: number }>(
