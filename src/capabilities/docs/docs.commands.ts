@@ -13,7 +13,7 @@ import { type Branch, branchById, requireBranch, sourcesOf } from "../branches/b
 import { targetBranch, writeNote } from "./docs.rules";
 import { branchArg, contentFields, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "./docs.schema";
 import { appendEntry, diffPage, documentsOf, namer, toEntry, viewPage } from "./docs.store";
-import { cursorSchema, limitSchema, paginationSchema, repairPagination, tailPagination } from "./paging";
+import { cursorSchema, limitSchema, pagination, paginationSchema, repairPagination, tailPagination } from "./paging";
 
 export const notesCommit = defineCommand({
   name: "vcs.notes.commit",
@@ -219,13 +219,6 @@ export const merge = defineCommand({
       });
     }
     const last = page.rows[page.rows.length - 1];
-    const pagination: z.infer<typeof paginationSchema> = {
-      cursor: args.cursor ?? null,
-      has_more: page.has_more,
-      limit: args.limit,
-      count: page.rows.length,
-    };
-    if (page.has_more && last) pagination.next_cursor = last.seq;
     return {
       from: from.name,
       into: into.name,
@@ -233,7 +226,7 @@ export const merge = defineCommand({
       merged,
       skipped,
       dry_run: args.dry_run,
-      pagination,
+      pagination: pagination(args.cursor, page.has_more, last?.seq, args.limit, page.rows.length),
     };
   },
 });

@@ -25,15 +25,22 @@ export const paginationSchema = z.object({
 });
 export type Pagination = z.infer<typeof paginationSchema>;
 
+/** A page's pagination: `next_cursor` (where the next page starts) is set only when more remain. */
+export function pagination(
+  cursor: number | undefined,
+  hasMore: boolean,
+  next: number | undefined,
+  limit: number,
+  count: number,
+): Pagination {
+  const page: Pagination = { cursor: cursor ?? null, has_more: hasMore, limit, count };
+  if (hasMore && next !== undefined) page.next_cursor = next;
+  return page;
+}
+
+/** Tail pages (returned oldest-first) continue below their oldest seq. */
 export function tailPagination(seqsAscending: number[], hasMore: boolean, cursor: number | undefined, limit: number): Pagination {
-  const pagination: Pagination = {
-    cursor: cursor ?? null,
-    has_more: hasMore,
-    limit,
-    count: seqsAscending.length,
-  };
-  if (hasMore && seqsAscending.length > 0) pagination.next_cursor = seqsAscending[0] as number;
-  return pagination;
+  return pagination(cursor, hasMore, seqsAscending[0], limit, seqsAscending.length);
 }
 
 /**

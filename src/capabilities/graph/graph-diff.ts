@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { requireBranch, type Source, sourcesOf } from "../branches/branches.store";
 import { unsharedRanges } from "../branches/views";
+import { pagination } from "../docs/paging";
 import { edgeSchema, nodeSchema } from "./graph.schema";
 import { effectivePage, fieldsOf, type GraphKind, lookupVersion, type SourceScan, toEdge, toNode, type VersionRow } from "./graph.store";
 import { changedFields, type KeyState } from "./merge";
@@ -101,12 +102,6 @@ export function diffChanges(ctx: CommandContext, fromName: string, toName: strin
     from: from.name,
     to: to.name,
     changes: page,
-    pagination: {
-      cursor: cursor ?? null,
-      ...(hasMore && last ? { next_cursor: last.last_seq } : {}),
-      has_more: hasMore,
-      limit,
-      count: page.length,
-    },
+    pagination: pagination(cursor, hasMore, last?.last_seq, limit, page.length),
   };
 }

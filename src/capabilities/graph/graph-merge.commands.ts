@@ -9,10 +9,9 @@ import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
-import { nameSchema } from "../../shared/names";
 import { type Branch, branchById, requireBranch, type Source, sourcesOf } from "../branches/branches.store";
 import { branchArg } from "../docs/docs.schema";
-import { paginationSchema } from "../docs/paging";
+import { pagination, paginationSchema } from "../docs/paging";
 import {
   conflictById,
   conflictBySignature,
@@ -22,11 +21,10 @@ import {
   insertConflict,
   markResolved,
 } from "./conflicts.store";
-import { DEFAULT_GRAPH_DOC } from "./graph.commands";
+import { DEFAULT_GRAPH_DOC, graphDocSchema } from "./graph.schema";
 import { effectivePage, fieldsOf, lookupVersion, toEdge, toNode, type VersionRow, versionsBySeq, writeVersion } from "./graph.store";
 import { changedFields, decide } from "./merge";
 
-const graphDoc = nameSchema("Graph document; default `graph`.").optional();
 const conflictIdSchema = z.string().regex(/^CONFLICT-[0-9a-f]{32}$/, "conflict ids look like CONFLICT- followed by 32 hex digits");
 /** Keys examined per merge call. */
 const MAX_MERGE_KEYS = 200;
@@ -76,7 +74,7 @@ export const graphMerge = defineCommand({
   input: {
     from: branchArg.describe("Derived branch whose changes go back."),
     into: branchArg.optional().describe("Must be the base of `from`."),
-    doc: graphDoc,
+    doc: graphDocSchema,
     cursor: z.number().int().min(0).optional().describe("Continue after this seq (from next_cursor)."),
     limit: z.number().int().min(1).max(MAX_MERGE_KEYS).default(MAX_MERGE_KEYS),
     dry_run: z.boolean().default(false),
@@ -187,13 +185,7 @@ export const graphMerge = defineCommand({
       conflicts,
       diff_summary: summary,
       dry_run: args.dry_run,
-      pagination: {
-        cursor: args.cursor ?? null,
-        ...(page.has_more && last ? { next_cursor: last.seq } : {}),
-        has_more: page.has_more,
-        limit: args.limit,
-        count: page.rows.length,
-      },
+      pagination: pagination(args.cursor, page.has_more, last?.seq, args.limit, page.rows.length),
     };
   },
 });
@@ -206,7 +198,7 @@ export const graphConflicts = defineCommand({
   kind: "read",
   input: {
     into: branchArg.describe("Merge destination."),
-    doc: graphDoc,
+    doc: graphDocSchema,
     status: z.enum(["open", "resolved"]).optional(),
     cursor: z.number().int().positive().optional(),
     limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(50),

@@ -5,12 +5,20 @@
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
-import { nameSchema } from "../../shared/names";
 import { sourcesOf } from "../branches/branches.store";
 import { targetBranch } from "../docs/docs.rules";
 import { branchArg } from "../docs/docs.schema";
-import { paginationSchema, repairPagination } from "../docs/paging";
-import { edgeSchema, GRAPH_KEEP, graphOpSchema, MAX_GRAPH_OPS, nodeIdSchema, nodeSchema } from "./graph.schema";
+import { pagination, paginationSchema, repairPagination } from "../docs/paging";
+import {
+  DEFAULT_GRAPH_DOC,
+  edgeSchema,
+  GRAPH_KEEP,
+  graphDocSchema,
+  graphOpSchema,
+  MAX_GRAPH_OPS,
+  nodeIdSchema,
+  nodeSchema,
+} from "./graph.schema";
 import {
   countLive,
   edgesBetween,
@@ -27,9 +35,6 @@ import { type AppliedCounts, applyOp } from "./graph-apply";
 import { diffChanges, graphChangeSchema } from "./graph-diff";
 import { queryWhere } from "./graph-filters";
 
-export const DEFAULT_GRAPH_DOC = "graph";
-const graphDoc = nameSchema("Graph document; default `graph`.").optional();
-
 export const graphApply = defineCommand({
   name: "graph.apply",
   tool: "graph_apply",
@@ -37,7 +42,7 @@ export const graphApply = defineCommand({
   description:
     "Apply node_upsert / node_delete / edge_upsert / edge_delete ops in order, atomically (all or none), to a graph doc of a branch (default: your checkout, doc `graph`). Each op writes a new version; node_upsert replaces the node's fields; deleting a node tombstones its edges; an edge needs both endpoints live.",
   kind: "write",
-  input: { branch: branchArg.optional(), doc: graphDoc, ops: z.array(graphOpSchema).min(1).max(MAX_GRAPH_OPS) },
+  input: { branch: branchArg.optional(), doc: graphDocSchema, ops: z.array(graphOpSchema).min(1).max(MAX_GRAPH_OPS) },
   output: {
     branch: z.string(),
     doc: z.string(),
@@ -70,7 +75,7 @@ export const graphQuery = defineCommand({
   kind: "read",
   input: {
     branch: branchArg.optional(),
-    doc: graphDoc,
+    doc: graphDocSchema,
     ids: z.array(nodeIdSchema).max(MAX_LIST_LIMIT).optional(),
     types: stringOrList.optional(),
     status: stringOrList.optional(),
@@ -123,13 +128,7 @@ export const graphQuery = defineCommand({
       doc,
       nodes,
       edges,
-      pagination: {
-        cursor: args.cursor ?? null,
-        ...(page.has_more && last ? { next_cursor: last.last_seq } : {}),
-        has_more: page.has_more,
-        limit: args.limit,
-        count: nodes.length,
-      },
+      pagination: pagination(args.cursor, page.has_more, last?.last_seq, args.limit, nodes.length),
       truncated: false,
     };
   },
@@ -154,7 +153,7 @@ export const graphValidate = defineCommand({
   kind: "read",
   input: {
     branch: branchArg.optional(),
-    doc: graphDoc,
+    doc: graphDocSchema,
     max_errors: z.number().int().min(1).max(500).default(50),
     cursor: z.number().int().positive().optional().describe("Continue with edges whose last_seq is below this."),
   },
@@ -228,7 +227,7 @@ export const graphDiff = defineCommand({
   input: {
     from: branchArg.describe("Branch compared against."),
     to: branchArg.describe("Branch whose differing states are listed."),
-    doc: graphDoc,
+    doc: graphDocSchema,
     cursor: z.number().int().positive().optional(),
     limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(50),
   },

@@ -75,6 +75,10 @@ export const edgeSchema = z.object({
 });
 export type GraphEdge = z.infer<typeof edgeSchema>;
 
+/** The graph document used when a call names none (seed 001). */
+export const DEFAULT_GRAPH_DOC = "graph";
+export const graphDocSchema = nameSchema("Graph document; default `graph`.").optional();
+
 export const GRAPH_KEEP = ["id", "type", "status", "from", "rel", "to", "deleted", "last_seq"];
 
 export function normalizeTags(tags: string[] | undefined): string[] {

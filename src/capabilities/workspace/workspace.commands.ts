@@ -11,8 +11,7 @@ import { createBranch, refuseReservedName, requireBranch, sourcesOf } from "../b
 import { checkContentSize } from "../docs/docs.rules";
 import { branchArg, contentFields, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
 import { appendEntry } from "../docs/docs.store";
-import { DEFAULT_GRAPH_DOC } from "../graph/graph.commands";
-import { graphOpSchema, MAX_GRAPH_OPS } from "../graph/graph.schema";
+import { DEFAULT_GRAPH_DOC, graphDocSchema, graphOpSchema, MAX_GRAPH_OPS } from "../graph/graph.schema";
 import { type AppliedCounts, applyOp } from "../graph/graph-apply";
 
 /** One call's worth of operations: enough to seed 100k notes in ~100 calls, well under the body cap. */
@@ -32,7 +31,7 @@ const importOp = z.discriminatedUnion("op", [
   z.strictObject({
     op: z.literal("graph"),
     branch: branchArg.optional().describe("Default `main`."),
-    doc: nameSchema("Graph document; default `graph`.").optional(),
+    doc: graphDocSchema,
     ops: z.array(graphOpSchema).min(1).max(MAX_GRAPH_OPS),
   }),
 ]);
