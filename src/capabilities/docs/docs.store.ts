@@ -15,7 +15,7 @@ import { advance } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
 import { mergeSeqScans, type SeqScan } from "../../workspace/seq-scans";
 import { type Branch, branchById, type Source } from "../branches/branches.store";
-import { inViewSql, seqBoundsSql, unsharedRanges } from "../branches/views";
+import { inViewSql, seqBoundsSql, unsharedRanges } from "../branches/views.store";
 import type { Entry } from "./docs.schema";
 
 export type EntryKind = "note" | "event";

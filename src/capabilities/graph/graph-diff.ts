@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { requireBranch, type Source, sourcesOf } from "../branches/branches.store";
-import { unsharedRanges } from "../branches/views";
+import { unsharedRanges } from "../branches/views.store";
 import { pagination } from "../docs/paging";
 import { edgeSchema, nodeSchema } from "./graph.schema";
 import { effectivePage, fieldsOf, type GraphKind, lookupVersion, type SourceScan, toEdge, toNode, type VersionRow } from "./graph.store";

@@ -33,7 +33,7 @@ import {
 } from "./graph.store";
 import { type AppliedCounts, applyOp } from "./graph-apply";
 import { diffChanges, graphChangeSchema } from "./graph-diff";
-import { queryWhere } from "./graph-filters";
+import { queryWhere } from "./graph-filters.store";
 
 export const graphApply = defineCommand({
   name: "graph.apply",

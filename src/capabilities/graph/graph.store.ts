@@ -12,7 +12,7 @@ import { advance } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
 import { mergeSeqScans } from "../../workspace/seq-scans";
 import type { Branch, Source } from "../branches/branches.store";
-import { branchLiteral, inViewSql } from "../branches/views";
+import { branchLiteral, inViewSql } from "../branches/views.store";
 import type { GraphEdge, GraphNode } from "./graph.schema";
 import type { KeyState } from "./merge";
 
