@@ -5,7 +5,7 @@
  * one bounded, index-only seq scan per source (`(branch_id, doc, seq)`), all merged by SQLite in one
  * statement (see `mergeSeqScans`), then one query for the full rows of the chosen seqs — so a page
  * costs O(depth × limit) index steps and `limit` row reads whatever the size of the store. View SQL
- * (branch literals, bounds) comes from `branches/views.ts`; user values are always bound.
+ * (branch literals, bounds) comes from `branches/views.store.ts`; user values are always bound.
  *
  * Presence for diff and merge is by identity: a merged copy carries the `identity_seq` of its original,
  * so an entry is present in a view when any entry of that view has the same identity.
