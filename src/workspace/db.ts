@@ -12,12 +12,24 @@ export class Db {
     private readonly storage: DurableObjectStorage,
   ) {}
 
+  /**
+   * Rows are read as arrays and turned into objects here: workerd builds row objects in C++ through
+   * the V8 API, which costs about twice as much as this loop (measured on 50 wide rows).
+   */
   all<T extends Row = Row>(query: string, ...params: SqlValue[]): T[] {
-    return this.sql.exec<T>(query, ...params).toArray();
+    const cursor = this.sql.exec(query, ...params);
+    const names = cursor.columnNames;
+    const rows: T[] = [];
+    for (const values of cursor.raw()) {
+      const row: Row = {};
+      for (let index = 0; index < names.length; index++) row[names[index] as string] = values[index] as SqlValue;
+      rows.push(row as T);
+    }
+    return rows;
   }
 
   one<T extends Row = Row>(query: string, ...params: SqlValue[]): T | undefined {
-    return this.sql.exec<T>(query, ...params).toArray()[0];
+    return this.all<T>(query, ...params)[0];
   }
 
   run(query: string, ...params: SqlValue[]): number {

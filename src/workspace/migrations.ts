@@ -1,9 +1,11 @@
 /** The workspace schema, in order. Never edit a listed file: add the next one. */
 import init from "../../migrations/0001_init.sql";
 import graph from "../../migrations/0002_graph.sql";
+import graphHeadsByKey from "../../migrations/0003_graph_heads_by_key.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 1, name: "init", sql: init },
   { id: 2, name: "graph", sql: graph },
+  { id: 3, name: "graph_heads_by_key", sql: graphHeadsByKey },
 ];

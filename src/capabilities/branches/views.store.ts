@@ -21,10 +21,15 @@ export function seqBoundsSql(column: string, lower: number | null, upper: number
   return parts.length === 0 ? "" : ` AND ${parts.join(" AND ")}`;
 }
 
-/** A predicate matching rows of `alias` that belong to the view made of `sources` (before shadowing). */
-export function inViewSql(alias: string, sources: Source[]): string {
+/**
+ * A predicate matching rows of `alias` that belong to the view made of `sources` (before shadowing):
+ * rows of a source's branch whose `seqColumn` is at most the source's cutoff.
+ */
+export function inViewSql(alias: string, sources: Source[], seqColumn = "seq"): string {
   return sources
-    .map((source) => `(${alias}.branch_id = ${branchLiteral(source.branch_id)}${seqBoundsSql(`${alias}.seq`, null, source.cutoff)})`)
+    .map(
+      (source) => `(${alias}.branch_id = ${branchLiteral(source.branch_id)}${seqBoundsSql(`${alias}.${seqColumn}`, null, source.cutoff)})`,
+    )
     .join(" OR ");
 }
 

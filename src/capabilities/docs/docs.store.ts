@@ -13,7 +13,7 @@
 import type { CommandContext } from "../../commands/context";
 import { advance } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
-import { mergeSeqScans, type SeqScan } from "../../workspace/seq-scans";
+import { limitSql, mergeSeqScans, type SeqScan } from "../../workspace/seq-scans";
 import { type Branch, branchById, type Source } from "../branches/branches.store";
 import { inViewSql, seqBoundsSql, unsharedRanges } from "../branches/views.store";
 import type { Entry } from "./docs.schema";
@@ -181,8 +181,8 @@ function pageOfScans(
     ? ` AND NOT EXISTS (SELECT 1 FROM doc_entries f WHERE f.identity_seq = e.identity_seq AND f.doc = e.doc AND (${inViewSql("f", absentFrom)}))`
     : "";
   const seqScans = scans.map((scan) => ({
-    sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = ? AND e.doc = ?${seqBoundsSql("e.seq", scan.lower, scan.upper)}${windowSql(window)}${absent} ORDER BY e.seq ${direction} LIMIT ?`,
-    params: [scan.branch_id, doc, window.limit + 1],
+    sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = ? AND e.doc = ?${seqBoundsSql("e.seq", scan.lower, scan.upper)}${windowSql(window)}${absent} ORDER BY e.seq ${direction}${limitSql(window.limit + 1)}`,
+    params: [scan.branch_id, doc],
     upper: scan.upper,
   }));
   return mergedPage(db, seqScans, window);
@@ -249,8 +249,8 @@ export function notesPage(
   const scans = sources.map((source) => {
     const upper = source.cutoff === null ? window.upTo : window.upTo === null ? source.cutoff : Math.min(source.cutoff, window.upTo);
     return {
-      sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = ? AND e.kind = 'note'${seqBoundsSql("e.seq", null, upper)}${windowSql({ ...window, notesOnly: false })} ORDER BY e.seq DESC LIMIT ?`,
-      params: [source.branch_id, window.limit + 1],
+      sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = ? AND e.kind = 'note'${seqBoundsSql("e.seq", null, upper)}${windowSql({ ...window, notesOnly: false })} ORDER BY e.seq DESC${limitSql(window.limit + 1)}`,
+      params: [source.branch_id],
       upper,
     };
   });

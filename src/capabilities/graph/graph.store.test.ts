@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { storeContext } from "../../../test/helpers/store-context";
 import { Db } from "../../workspace/db";
 import { createBranch, ensureMain, requireBranch, sourcesOf } from "../branches/branches.store";
-import { lookupVersion, writeVersion } from "./graph.store";
+import { edgesBetween, lookupVersion, writeVersion } from "./graph.store";
 
 describe("graph versions", () => {
   it("each version supersedes the branch's previous one and moves the head", async () => {
@@ -39,6 +39,46 @@ describe("graph versions", () => {
       writeVersion(ctx, child, "graph", { kind: "node", key: "N", node_type: "t", deleted: true });
       expect(lookupVersion(ctx.db, sourcesOf(ctx.db, child), "graph", "node", "N")?.deleted).toBe(1);
       expect(lookupVersion(ctx.db, sourcesOf(ctx.db, main), "graph", "node", "N")?.title).toBe("after");
+    });
+  });
+
+  it("finds the edges between a set of nodes as the view sees them, whatever their ids' prefixes", async () => {
+    await runInDurableObject(env.WORKSPACES.getByName("store/graph-edges-between"), (_instance, state) => {
+      const ctx = storeContext(new Db(state.storage.sql, state.storage));
+      ensureMain(ctx);
+      const main = requireBranch(ctx.db, "main");
+      const edge = (branch: typeof main, from: string, rel: string, to: string, meta: Record<string, unknown> | null, deleted = false) =>
+        writeVersion(ctx, branch, "graph", { kind: "edge", key: `${from}|${rel}|${to}`, from_id: from, rel, to_id: to, meta, deleted });
+      // Ids that share a prefix with "a" or sort right next to its key range ("a|" … "a}").
+      for (const id of ["a", "ab", "a{", "a~", "b", "c"])
+        writeVersion(ctx, main, "graph", { kind: "node", key: id, node_type: "t", deleted: false });
+      edge(main, "a", "r", "b", { v: 1 });
+      edge(main, "a", "r", "b", { v: 2 });
+      edge(main, "ab", "r", "b", null);
+      edge(main, "a{", "r", "b", null);
+      edge(main, "a~", "r", "b", null);
+      edge(main, "a", "r", "c", null);
+      edge(main, "b", "s", "a", null);
+      const child = createBranch(ctx, "child", main);
+      edge(main, "b", "late", "a", null);
+      edge(child, "a", "r", "b", { v: 3 });
+      edge(child, "b", "s", "a", null, true);
+      const keys = (rows: { key: string; meta_json: string | null }[]) => rows.map((row) => `${row.key} ${row.meta_json ?? ""}`);
+
+      expect(keys(edgesBetween(ctx.db, sourcesOf(ctx.db, main), "graph", ["a", "b"], 10).rows)).toEqual([
+        "b|late|a ",
+        "b|s|a ",
+        'a|r|b {"v":2}',
+      ]);
+      expect(keys(edgesBetween(ctx.db, sourcesOf(ctx.db, child), "graph", ["a", "b"], 10).rows)).toEqual(['a|r|b {"v":3}']);
+      expect(keys(edgesBetween(ctx.db, sourcesOf(ctx.db, child), "graph", ["a", "b", "c", "ab"], 10).rows)).toEqual([
+        'a|r|b {"v":3}',
+        "a|r|c ",
+        "ab|r|b ",
+      ]);
+      const limited = edgesBetween(ctx.db, sourcesOf(ctx.db, child), "graph", ["a", "b", "c", "ab"], 2);
+      expect(limited.rows).toHaveLength(2);
+      expect(limited.has_more).toBe(true);
     });
   });
 });

@@ -10,7 +10,7 @@
 import type { CommandContext } from "../../commands/context";
 import { advance } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
-import { mergeSeqScans } from "../../workspace/seq-scans";
+import { limitSql, mergeSeqScans } from "../../workspace/seq-scans";
 import type { Branch, Source } from "../branches/branches.store";
 import { branchLiteral, inViewSql } from "../branches/views.store";
 import type { GraphEdge, GraphNode } from "./graph.schema";
@@ -74,7 +74,7 @@ function notShadowedSql(nearer: Source[]): string {
         : `(h.branch_id = ${branchLiteral(source.branch_id)} AND h.first_seq <= ${int(source.cutoff)})`,
     )
     .join(" OR ");
-  return ` AND NOT EXISTS (SELECT 1 FROM graph_heads h WHERE h.doc = v.doc AND h.kind = v.kind AND h.key = v.key AND (${seen}))`;
+  return ` AND NOT EXISTS (SELECT 1 FROM graph_heads h INDEXED BY graph_heads_by_key WHERE h.doc = v.doc AND h.kind = v.kind AND h.key = v.key AND (${seen}))`;
 }
 
 export function writeVersion(ctx: CommandContext, branch: Branch, doc: string, fields: VersionFields): VersionRow {
@@ -188,8 +188,8 @@ export function effectivePage(
     sql:
       `SELECT v.seq FROM graph_versions v WHERE v.branch_id = ? AND v.doc = ?` +
       `${kind === "any" ? "" : ` AND v.kind = ${kindSql(kind)}`}${asOfSql(source)}${live}` +
-      `${lower === null ? "" : ` AND v.seq > ${int(lower)}`}${window}${options.where?.sql ?? ""}${notShadowedSql(nearer)} ORDER BY v.seq ${newest ? "DESC" : "ASC"} LIMIT ?`,
-    params: [source.branch_id, doc, ...(options.where?.params ?? []), options.limit + 1],
+      `${lower === null ? "" : ` AND v.seq > ${int(lower)}`}${window}${options.where?.sql ?? ""}${notShadowedSql(nearer)} ORDER BY v.seq ${newest ? "DESC" : "ASC"}${limitSql(options.limit + 1)}`,
+    params: [source.branch_id, doc, ...(options.where?.params ?? [])],
     upper: source.cutoff,
   }));
   const { seqs, has_more } = mergeSeqScans(db, seqScans, options.limit, newest);
@@ -222,10 +222,9 @@ export function keysPage(
   const before = options.before === undefined ? "" : ` AND v.seq < ${int(options.before)}`;
   const seqs = db
     .all<{ seq: number }>(
-      `SELECT v.seq FROM graph_versions v WHERE v.seq IN (SELECT value FROM json_each(?))${live}${before}${options.where?.sql ?? ""} ORDER BY v.seq DESC LIMIT ?`,
+      `SELECT v.seq FROM graph_versions v WHERE v.seq IN (SELECT value FROM json_each(?))${live}${before}${options.where?.sql ?? ""} ORDER BY v.seq DESC${limitSql(options.limit + 1)}`,
       JSON.stringify([...effective.values()]),
       ...(options.where?.params ?? []),
-      options.limit + 1,
     )
     .map((row) => row.seq);
   return { rows: versionsBySeq(db, seqs.slice(0, options.limit)), has_more: seqs.length > options.limit };
@@ -258,16 +257,21 @@ function effectiveEdges(
   const seqs = db
     .all<{ seq: number }>(
       `SELECT v.seq FROM graph_versions v INDEXED BY ${index} WHERE v.doc = ? AND v.kind = 'edge' AND v.deleted = 0${where.sql} AND (${bySource})
-       ORDER BY v.seq DESC LIMIT ?`,
+       ORDER BY v.seq DESC${limitSql(limit + 1)}`,
       doc,
       ...where.params,
-      limit + 1,
     )
     .map((row) => row.seq);
   return { rows: versionsBySeq(db, seqs.slice(0, limit)), has_more: seqs.length > limit };
 }
 
-/** Live edges between nodes of `nodeIds`, newest first. */
+/**
+ * Live edges between nodes of `nodeIds`, newest first. The edges leaving a node are the keys with the
+ * prefix `<id>|` (edge keys are `from|rel|to`, and ids and rels cannot hold `|`), listed from
+ * graph_heads, which has one row per branch and key however many versions the edge has; the keys whose
+ * target is in the set then resolve to their effective versions through the key index. So the cost
+ * follows the number of edges of the page's nodes, not their versions or the graph's size.
+ */
 export function edgesBetween(
   db: Db,
   sources: Source[],
@@ -275,12 +279,34 @@ export function edgesBetween(
   nodeIds: string[],
   limit: number,
 ): { rows: VersionRow[]; has_more: boolean } {
-  const ids = JSON.stringify(nodeIds);
-  const where: Where = {
-    sql: " AND v.from_id IN (SELECT value FROM json_each(?)) AND v.to_id IN (SELECT value FROM json_each(?))",
-    params: [ids, ids],
-  };
-  return effectiveEdges(db, sources, doc, where, "graph_edges_by_from", limit);
+  const seqs = db
+    .all<{ seq: number }>(
+      `WITH ids (id) AS (SELECT value FROM json_each(?)),
+       edge_keys (key) AS (
+         SELECT DISTINCT h.key FROM ids CROSS JOIN graph_heads h INDEXED BY graph_heads_by_key
+           ON h.doc = ? AND h.kind = 'edge' AND h.key > ids.id || '|' AND h.key < ids.id || '}'
+         WHERE (${inViewSql("h", sources, "first_seq")})
+           AND ${edgeTargetSql("h.key", "ids.id")} IN (SELECT id FROM ids)
+       ),
+       effective (seq) AS (
+         SELECT (SELECT v.seq FROM graph_versions v INDEXED BY graph_versions_by_key
+                 WHERE v.doc = ? AND v.kind = 'edge' AND v.key = edge_keys.key AND (${inViewSql("v", sources)})
+                 ORDER BY v.seq DESC LIMIT 1)
+         FROM edge_keys
+       )
+       SELECT v.seq FROM effective e JOIN graph_versions v ON v.seq = e.seq WHERE v.deleted = 0 ORDER BY v.seq DESC${limitSql(limit + 1)}`,
+      JSON.stringify(nodeIds),
+      doc,
+      doc,
+    )
+    .map((row) => row.seq);
+  return { rows: versionsBySeq(db, seqs.slice(0, limit)), has_more: seqs.length > limit };
+}
+
+/** The `to` part of an edge key `from|rel|to` whose `from` is `fromSql` (the text after the second `|`). */
+function edgeTargetSql(keySql: string, fromSql: string): string {
+  const rest = `substr(${keySql}, length(${fromSql}) + 2)`;
+  return `substr(${rest}, instr(${rest}, '|') + 1)`;
 }
 
 /** Live edges that start or end at `nodeId` (at most `limit` of each). */
