@@ -26,14 +26,14 @@ export interface SeqScan {
   upper: number | null;
 }
 
-/** One SELECT of `seq` over every term, as nested compounds of at most MAX_COMPOUND_TERMS terms. */
-function unionAll(terms: string[]): string {
+/** One SELECT of `columns` over every term, as nested compounds of at most MAX_COMPOUND_TERMS terms. */
+export function unionAllOf(terms: string[], columns = "seq"): string {
   if (terms.length === 1) return terms[0] as string;
-  if (terms.length <= MAX_COMPOUND_TERMS) return terms.map((term) => `SELECT seq FROM (${term})`).join(" UNION ALL ");
+  if (terms.length <= MAX_COMPOUND_TERMS) return terms.map((term) => `SELECT ${columns} FROM (${term})`).join(" UNION ALL ");
   const groups: string[] = [];
   for (let start = 0; start < terms.length; start += MAX_COMPOUND_TERMS)
-    groups.push(unionAll(terms.slice(start, start + MAX_COMPOUND_TERMS)));
-  return unionAll(groups);
+    groups.push(unionAllOf(terms.slice(start, start + MAX_COMPOUND_TERMS), columns));
+  return unionAllOf(groups, columns);
 }
 
 /**
@@ -43,7 +43,7 @@ function unionAll(terms: string[]): string {
  */
 export function mergeSeqScans(db: Db, scans: SeqScan[], limit: number, newest: boolean): { seqs: number[]; has_more: boolean } {
   if (scans.length === 0) return { seqs: [], has_more: false };
-  const sql = `SELECT seq FROM (${unionAll(scans.map((scan) => scan.sql))}) ORDER BY seq ${newest ? "DESC" : "ASC"}${limitSql(limit + 1)}`;
+  const sql = `SELECT seq FROM (${unionAllOf(scans.map((scan) => scan.sql))}) ORDER BY seq ${newest ? "DESC" : "ASC"}${limitSql(limit + 1)}`;
   const rows = db.all<{ seq: number }>(sql, ...scans.flatMap((scan) => scan.params));
   const seqs = rows.map((row) => row.seq);
   return { seqs: seqs.slice(0, limit), has_more: seqs.length > limit };

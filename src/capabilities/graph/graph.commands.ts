@@ -26,6 +26,7 @@ import {
   isLive,
   keysPage,
   lookupVersion,
+  queryPage,
   scansOf,
   toEdge,
   toNode,
@@ -107,9 +108,9 @@ export const graphQuery = defineCommand({
     const sources = sourcesOf(ctx.db, branch);
     const window = { before: args.cursor, limit: args.limit, order: "newest" as const };
     // With ids, each id is resolved through the key index; otherwise the view is scanned recent-first.
-    const page =
+    const page: { rows: VersionRow[]; has_more: boolean; next_before?: number } =
       args.ids === undefined
-        ? effectivePage(ctx.db, doc, "node", scansOf(sources), { ...window, where: queryWhere(args) })
+        ? queryPage(ctx.db, doc, sources, { before: args.cursor, limit: args.limit, where: queryWhere(args) })
         : keysPage(ctx.db, sources, doc, "node", args.ids, { ...window, where: queryWhere({ ...args, ids: undefined }) });
     const nodes = page.rows.map(toNode);
     const edges =
@@ -128,7 +129,7 @@ export const graphQuery = defineCommand({
       doc,
       nodes,
       edges,
-      pagination: pagination(args.cursor, page.has_more, last?.last_seq, args.limit, nodes.length),
+      pagination: pagination(args.cursor, page.has_more, page.next_before ?? last?.last_seq, args.limit, nodes.length),
       truncated: false,
     };
   },

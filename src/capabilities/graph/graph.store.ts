@@ -10,7 +10,7 @@
 import type { CommandContext } from "../../commands/context";
 import { advance } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
-import { limitSql, mergeSeqScans } from "../../workspace/seq-scans";
+import { limitSql, mergeSeqScans, unionAllOf } from "../../workspace/seq-scans";
 import type { Branch, Source } from "../branches/branches.store";
 import { branchLiteral, inViewSql } from "../branches/views.store";
 import type { GraphEdge, GraphNode } from "./graph.schema";
@@ -194,6 +194,73 @@ export function effectivePage(
   }));
   const { seqs, has_more } = mergeSeqScans(db, seqScans, options.limit, newest);
   return { rows: versionsBySeq(db, seqs, newest), has_more };
+}
+
+/**
+ * Versions one `graph_query` page examines per source at most (index entries and rows). Filters that
+ * match few nodes, and ancestors whose versions are mostly superseded or shadowed, would otherwise walk
+ * a source's whole history in one call; with the bound, such a page comes back short with `has_more`
+ * and a cursor to continue from. 33 sources × 1,000 keeps the worst call to a few tens of milliseconds.
+ */
+export const MAX_EXAMINED_PER_SOURCE = 1_000;
+
+/** The candidate versions of a source for a query page, newest first: index-only, at most `MAX_EXAMINED_PER_SOURCE`. */
+function candidatesSql(source: Source, before: number | undefined): string {
+  const current = source.cutoff === null ? " AND superseded_seq IS NULL AND deleted = 0" : ` AND seq <= ${int(source.cutoff)}`;
+  const window = before === undefined ? "" : ` AND seq < ${int(before)}`;
+  return `SELECT seq FROM graph_versions WHERE branch_id = ${branchLiteral(source.branch_id)} AND doc = ? AND kind = 'node'${current}${window} ORDER BY seq DESC`;
+}
+
+/**
+ * A newest-first page of effective nodes for `graph_query` (filters in `where`), examining at most
+ * `MAX_EXAMINED_PER_SOURCE` versions per source. Each source's candidates come newest first from an
+ * index; the filters, the as-of check and shadowing apply to them, and the source stops at `limit + 1`
+ * matches. A source that ran out of examined versions before filling the page cuts the page at the
+ * oldest seq it examined: nothing older is returned, and `next_before` says where to continue.
+ */
+export function queryPage(
+  db: Db,
+  doc: string,
+  sources: Source[],
+  options: { before?: number | undefined; limit: number; where: Where },
+): { rows: VersionRow[]; has_more: boolean; next_before?: number } {
+  const perSource = scansOf(sources).map(({ source, nearer }, index) => ({
+    sql:
+      `SELECT v.seq, ${index} AS src FROM (${candidatesSql(source, options.before)}${limitSql(MAX_EXAMINED_PER_SOURCE)}) c` +
+      ` CROSS JOIN graph_versions v ON v.seq = c.seq WHERE 1${asOfSql(source)} AND v.deleted = 0${options.where.sql}${notShadowedSql(nearer)}` +
+      // No ORDER BY here: rows come in the candidates' order (newest first), so the LIMIT stops the scan early.
+      limitSql(options.limit + 1),
+    params: [doc, ...options.where.params],
+  }));
+  const found = db.all<{ seq: number; src: number }>(
+    unionAllOf(
+      perSource.map((scan) => scan.sql),
+      "seq, src",
+    ),
+    ...perSource.flatMap((scan) => scan.params),
+  );
+  const matches = new Array<number>(sources.length).fill(0);
+  for (const row of found) matches[row.src] = (matches[row.src] ?? 0) + 1;
+  // A source with fewer matches than the page needs may have stopped at its bound: find where.
+  const sparse = sources.flatMap((source, index) => ((matches[index] ?? 0) <= options.limit ? [source] : []));
+  const cut = sparse.length === 0 ? undefined : oldestExamined(db, doc, sparse, options.before);
+  const seqs = found
+    .map((row) => row.seq)
+    .filter((seq) => cut === undefined || seq >= cut)
+    .sort((a, b) => b - a);
+  const rows = versionsBySeq(db, seqs.slice(0, options.limit));
+  if (seqs.length > options.limit) return { rows, has_more: true };
+  return cut === undefined ? { rows, has_more: false } : { rows, has_more: true, next_before: cut };
+}
+
+/** The highest seq at which one of `sources` reached its examination bound, if any did. */
+function oldestExamined(db: Db, doc: string, sources: Source[], before: number | undefined): number | undefined {
+  const columns = sources.map(
+    (source, index) => `(${candidatesSql(source, before)} LIMIT 1 OFFSET ${MAX_EXAMINED_PER_SOURCE - 1}) AS b${index}`,
+  );
+  const row = db.one(`SELECT ${columns.join(", ")}`, ...sources.map(() => doc));
+  const bounds = Object.values(row ?? {}).filter((value): value is number => typeof value === "number");
+  return bounds.length === 0 ? undefined : Math.max(...bounds);
 }
 
 /**
