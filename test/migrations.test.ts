@@ -16,13 +16,17 @@ const TABLES = [
   "clocks",
   "doc_entries",
   "documents",
+  "focus",
   "graph_conflicts",
   "graph_heads",
   "graph_versions",
   "idempotency_keys",
   "journal",
   "reflog",
+  "steps",
   "tags",
+  "task_proofs",
+  "tasks",
   "workspace_meta",
 ];
 
@@ -41,11 +45,15 @@ describe("workspace migrations", () => {
         { id: 1, name: "init" },
         { id: 2, name: "graph" },
         { id: 3, name: "graph_heads_by_key" },
+        { id: 4, name: "tasks" },
       ]);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
       expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([
         { name: "branch", value: 0 },
+        { name: "plan", value: 0 },
         { name: "seq", value: 0 },
+        { name: "step", value: 0 },
+        { name: "task", value: 0 },
         { name: "tick", value: 0 },
       ]);
     });

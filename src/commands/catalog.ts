@@ -6,6 +6,7 @@ import { BRANCH_COMMANDS } from "../capabilities/branches/branches.commands";
 import { DOCS_COMMANDS } from "../capabilities/docs/docs.commands";
 import { GRAPH_COMMANDS } from "../capabilities/graph/graph.catalog";
 import { SYSTEM_COMMANDS } from "../capabilities/system/system.commands";
+import { TASK_COMMANDS } from "../capabilities/tasks/tasks.catalog";
 import { VCS_COMMANDS } from "../capabilities/vcs/vcs.commands";
 import { WORKSPACE_COMMANDS } from "../capabilities/workspace/workspace.commands";
 import type { Command } from "./registry";
@@ -16,6 +17,7 @@ export const COMMANDS: readonly Command[] = [
   ...BRANCH_COMMANDS,
   ...VCS_COMMANDS,
   ...GRAPH_COMMANDS,
+  ...TASK_COMMANDS,
   ...WORKSPACE_COMMANDS,
 ];
 

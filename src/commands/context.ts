@@ -1,12 +1,13 @@
 /**
  * What a command handler receives besides its arguments: the workspace database, the caller, the
- * request's clock reading, and two recorders — `journal` (this call changed domain rows: advance the
- * tick) and `warn` (a non-fatal note for the caller). Handlers are synchronous: nothing awaits inside
+ * request's clock reading, and three recorders — `journal` (this call changed domain rows: advance the
+ * tick), `event` (a task event: a journal row of its own, now) and `warn` (a non-fatal note for the caller). Handlers are synchronous: nothing awaits inside
  * the transaction that wraps a write.
  */
 
 import type { Warning } from "../shared/result";
 import type { Db } from "../workspace/db";
+import type { JournalEvent, TaskEventFields } from "../workspace/journal";
 
 export type Role = "read" | "write" | "admin";
 
@@ -36,6 +37,8 @@ export interface CommandContext {
    */
   readLimitChars: number | undefined;
   journal(note: JournalNote): void;
+  /** Appends a task event to the journal now (it replaces the call's summary row) and returns it. */
+  event(event: TaskEventFields & JournalNote): JournalEvent;
   warn(warning: Warning): void;
 }
 

@@ -58,6 +58,8 @@ function checkProjectGuard(db: Db, args: Record<string, unknown>): void {
 function makeContext(db: Db, request: ExecuteRequest, nowMs: number, readLimitChars: number | undefined) {
   const notes: JournalNote[] = [];
   const warnings: Warning[] = [];
+  const events = { count: 0 };
+  const command = findCommand(request.command)?.tool ?? request.command;
   const ctx: CommandContext = {
     db,
     principal: request.principal,
@@ -65,9 +67,13 @@ function makeContext(db: Db, request: ExecuteRequest, nowMs: number, readLimitCh
     nowMs,
     readLimitChars,
     journal: (note) => notes.push(note),
+    event: (event) => {
+      events.count++;
+      return appendJournal(db, { ts_ms: nowMs, agent_id: request.principal.agent_id, command, ...event });
+    },
     warn: (warning) => warnings.push(warning),
   };
-  return { ctx, notes, warnings };
+  return { ctx, notes, warnings, events };
 }
 
 function withWarnings(value: Record<string, unknown>, warnings: Warning[]): Record<string, unknown> {
@@ -83,14 +89,15 @@ function runWrite(db: Db, command: WorkspaceCommand, request: ExecuteRequest, no
       const previous = replay(db, agentId, key, command.name, print);
       if (previous !== undefined) return previous as Record<string, unknown>;
     }
-    const { ctx, notes, warnings } = makeContext(db, request, nowMs, undefined);
+    const { ctx, notes, warnings, events } = makeContext(db, request, nowMs, undefined);
     if (getMeta(db, "name") === undefined) {
       setMeta(db, "name", request.workspace);
       setMeta(db, "created_at_ms", String(nowMs));
     }
     ensureMain(ctx);
     const value = withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings);
-    if (notes.length > 0) {
+    // Task events are journal rows already; a call that emitted some needs no summary row.
+    if (notes.length > 0 && events.count === 0) {
       appendJournal(db, {
         ts_ms: nowMs,
         agent_id: agentId,

@@ -2,10 +2,12 @@
 import init from "../../migrations/0001_init.sql";
 import graph from "../../migrations/0002_graph.sql";
 import graphHeadsByKey from "../../migrations/0003_graph_heads_by_key.sql";
+import tasks from "../../migrations/0004_tasks.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 1, name: "init", sql: init },
   { id: 2, name: "graph", sql: graph },
   { id: 3, name: "graph_heads_by_key", sql: graphHeadsByKey },
+  { id: 4, name: "tasks", sql: tasks },
 ];

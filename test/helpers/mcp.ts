@@ -97,8 +97,11 @@ export async function ok<T = Record<string, any>>(name: string, args: Record<str
 export async function failure(name: string, args: Record<string, unknown>, options: RpcOptions = {}) {
   const result = await callTool(name, args, options);
   if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
-  return (result.structuredContent as { error: { code: string; message: string; recovery_hint: string; details?: Record<string, any> } })
-    .error;
+  return (
+    result.structuredContent as {
+      error: { code: string; message: string; recovery_hint: string; details?: Record<string, any>; actions?: Record<string, any>[] };
+    }
+  ).error;
 }
 
 /** Options for a second agent. */

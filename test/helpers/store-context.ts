@@ -10,6 +10,9 @@ export function storeContext(db: Db, workspace = "store/test"): CommandContext {
     nowMs: 1_000,
     readLimitChars: undefined,
     journal: () => undefined,
+    event: () => {
+      throw new Error("store-level tests emit no task events");
+    },
     warn: () => undefined,
   };
 }

@@ -1,0 +1,357 @@
+/**
+ * Step commands: decompose (add steps), define (edit fields and proof modes), note (mirrored into the
+ * notes doc), verify (confirm checkpoints), done and close_step (gated by checkpoints and proof),
+ * progress (complete or reopen) and block. Each bumps its task's revision and emits its events.
+ */
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
+import { defineCommand } from "../../commands/registry";
+import { fail } from "../../shared/errors";
+import type { Warning } from "../../shared/result";
+import { writeNote } from "../docs/docs.rules";
+import { emitEvent, projectEntity } from "./ingest";
+import { checkCloseGates, proofSummary } from "./proof";
+import { canonicalBranch, reasoningRef, resolveStep, resolveTask, type StepArgs, type TargetArgs } from "./targets";
+import {
+  CHECKPOINTS,
+  type Checkpoint,
+  eventSchema,
+  expectedRevision,
+  itemList,
+  MAX_NEW_STEPS,
+  MAX_STEP_ITEM_CHARS,
+  newStepSchema,
+  PROOF_MODES,
+  stepSchema,
+  stepSelectorFields,
+  type TaskEvent,
+  targetFields,
+  titleSchema,
+} from "./tasks.schema";
+import { checkRevision, type EntityRow, insertSteps, type StepRow, toStep, updateEntity, writeStep } from "./tasks.store";
+
+const stepOutput = { task: z.string(), revision: z.number(), step: stepSchema, events: z.array(eventSchema) };
+
+interface StepCall {
+  task: EntityRow;
+  step: StepRow;
+}
+
+/** The task and step a step command acts on, after the revision check. */
+function stepCall(ctx: CommandContext, args: TargetArgs & StepArgs & { expected_revision?: number | undefined }, tool: string): StepCall {
+  const task = resolveTask(ctx, args, tool);
+  checkRevision(task, args.expected_revision);
+  return { task, step: resolveStep(ctx.db, task, args) };
+}
+
+/** Saves the step, bumps the task's revision, emits the events, refreshes the projection. */
+function commitStep(
+  ctx: CommandContext,
+  call: StepCall,
+  next: StepRow,
+  events: { type: string; payload: Record<string, unknown>; summary: string }[],
+) {
+  writeStep(ctx.db, { ...next, updated_at_ms: ctx.nowMs });
+  const task = updateEntity(ctx, call.task, {});
+  const emitted: TaskEvent[] = events.map((event) => emitEvent(ctx, task, { ...event, path: next.path }));
+  projectEntity(ctx, task, [next]);
+  return { task: task.id, revision: task.revision, step: toStep(next), events: emitted };
+}
+
+export const tasksDecompose = defineCommand({
+  name: "tasks.decompose",
+  tool: "tasks_decompose",
+  aliases: ["tasks.plan.decompose"],
+  title: "Add steps to a task",
+  description:
+    "Add steps to a task, at the top level or under a parent step (parent_path / parent_step_id). New steps get ids STEP-XXXXXXXX and paths s:N (s:N.s:M under a parent). Target defaults to your focus.",
+  kind: "write",
+  input: {
+    ...targetFields,
+    expected_revision: expectedRevision,
+    steps: z.array(newStepSchema).min(1).max(MAX_NEW_STEPS),
+    parent_path: stepSelectorFields.path,
+    parent_step_id: stepSelectorFields.step_id,
+  },
+  output: { task: z.string(), revision: z.number(), steps: z.array(stepSchema), events: z.array(eventSchema) },
+  handler: (ctx, args) => {
+    const task = resolveTask(ctx, args, "tasks_decompose");
+    checkRevision(task, args.expected_revision);
+    const parent =
+      args.parent_path === undefined && args.parent_step_id === undefined
+        ? undefined
+        : resolveStep(ctx.db, task, { path: args.parent_path, step_id: args.parent_step_id });
+    const steps = insertSteps(ctx, task.id, parent, args.steps);
+    const next = updateEntity(ctx, task, {});
+    const event = emitEvent(ctx, next, {
+      type: "steps_added",
+      ...(parent ? { path: parent.path } : {}),
+      payload: { steps: steps.map((step) => ({ id: step.id, path: step.path, title: step.title })) },
+      summary: `${steps.length} step(s)`,
+    });
+    projectEntity(ctx, next, steps);
+    return { task: next.id, revision: next.revision, steps: steps.map(toStep), events: [event] };
+  },
+});
+
+export const tasksDefine = defineCommand({
+  name: "tasks.define",
+  tool: "tasks_define",
+  title: "Edit a step",
+  description:
+    'Change a step\'s title, success_criteria, tests, blockers (["None"] clears), next_action, stop_criteria, or proof modes (off | warn | require per checkpoint tests/security/perf/docs). Step: step_id, path, or "focus".',
+  kind: "write",
+  input: {
+    ...targetFields,
+    ...stepSelectorFields,
+    expected_revision: expectedRevision,
+    title: titleSchema.optional(),
+    success_criteria: itemList.optional(),
+    tests: itemList.optional(),
+    blockers: itemList.optional(),
+    next_action: z.string().max(MAX_STEP_ITEM_CHARS).optional(),
+    stop_criteria: z.string().max(MAX_STEP_ITEM_CHARS).optional(),
+    proof_modes: z
+      .strictObject({
+        tests: z.enum(PROOF_MODES).optional(),
+        security: z.enum(PROOF_MODES).optional(),
+        perf: z.enum(PROOF_MODES).optional(),
+        docs: z.enum(PROOF_MODES).optional(),
+      })
+      .optional(),
+  },
+  output: stepOutput,
+  handler: (ctx, args) => {
+    const call = stepCall(ctx, args, "tasks_define");
+    const next: StepRow = { ...call.step };
+    const fields: string[] = [];
+    const set = <K extends keyof StepRow>(key: K, value: StepRow[K], field: string) => {
+      next[key] = value;
+      fields.push(field);
+    };
+    if (args.title !== undefined) set("title", args.title, "title");
+    if (args.success_criteria !== undefined) set("success_criteria_json", JSON.stringify(args.success_criteria), "success_criteria");
+    if (args.tests !== undefined) set("tests_json", JSON.stringify(args.tests), "tests");
+    if (args.blockers !== undefined) {
+      const none = args.blockers.length === 1 && args.blockers[0]?.trim().toLowerCase() === "none";
+      set("blockers_json", JSON.stringify(none ? [] : args.blockers), "blockers");
+    }
+    if (args.next_action !== undefined) set("next_action", args.next_action, "next_action");
+    if (args.stop_criteria !== undefined) set("stop_criteria", args.stop_criteria, "stop_criteria");
+    for (const [name, mode] of Object.entries(args.proof_modes ?? {})) {
+      if (mode !== undefined) set(`proof_${name}_mode` as "proof_tests_mode", mode, `proof_${name}_mode`);
+    }
+    if (fields.length === 0) {
+      fail(
+        "INVALID_INPUT",
+        "Nothing to change: pass at least one step field.",
+        "Pass title, success_criteria, tests, blockers, next_action, stop_criteria or proof_modes.",
+        {
+          fields: ["title", "success_criteria", "tests", "blockers", "next_action", "stop_criteria", "proof_modes"],
+        },
+      );
+    }
+    return commitStep(ctx, call, next, [
+      { type: "step_defined", payload: { step_id: next.id, fields }, summary: `defined ${fields.join(", ")}` },
+    ]);
+  },
+});
+
+export const tasksNote = defineCommand({
+  name: "tasks.note",
+  tool: "tasks_note",
+  title: "Note on a step",
+  description:
+    "Record a note on a task's step: a step_noted event in the task's trace, mirrored as a note into the task's notes doc (meta source tasks_note). Step defaults to none (a task-level note) unless step_id, path or \"focus\" is given.",
+  kind: "write",
+  input: {
+    ...targetFields,
+    ...stepSelectorFields,
+    note: z
+      .string()
+      .min(1)
+      .max(MAX_STEP_ITEM_CHARS * 16),
+  },
+  output: { task: z.string(), revision: z.number(), note_seq: z.number(), events: z.array(eventSchema) },
+  handler: (ctx, args) => {
+    const task = resolveTask(ctx, args, "tasks_note");
+    const named = args.step !== undefined || args.step_id !== undefined || args.path !== undefined;
+    const step = named ? resolveStep(ctx.db, task, args) : undefined;
+    const next = updateEntity(ctx, task, {});
+    const event = emitEvent(ctx, next, {
+      type: "step_noted",
+      ...(step ? { path: step.path } : {}),
+      payload: { ...(step ? { step_id: step.id } : {}), note: args.note },
+      summary: args.note.length > 120 ? `${args.note.slice(0, 117)}...` : args.note,
+    });
+    const mirrored = writeNote(ctx, canonicalBranch(ctx, task.id), {
+      doc: reasoningRef(task.id).notes_doc,
+      content: args.note,
+      meta: { source: "tasks_note", task_id: task.id, ...(step ? { step_id: step.id, path: step.path } : {}), event_id: event.event_id },
+    });
+    return { task: next.id, revision: next.revision, note_seq: mirrored.seq, events: [event] };
+  },
+});
+
+const checkpointsInput = z
+  .strictObject(
+    Object.fromEntries(CHECKPOINTS.map((name) => [name, z.strictObject({ confirmed: z.boolean() }).optional()])) as Record<
+      Checkpoint,
+      z.ZodOptional<z.ZodObject<{ confirmed: z.ZodBoolean }>>
+    >,
+  )
+  .describe("e.g. {criteria: {confirmed: true}, tests: {confirmed: true}}");
+
+function applyCheckpoints(
+  step: StepRow,
+  checkpoints: Partial<Record<Checkpoint, { confirmed: boolean } | undefined>>,
+): { next: StepRow; changed: string[] } {
+  const next: StepRow = { ...step };
+  const changed: string[] = [];
+  for (const name of CHECKPOINTS) {
+    const value = checkpoints[name];
+    if (value === undefined) continue;
+    next[`${name}_confirmed`] = value.confirmed ? 1 : 0;
+    changed.push(`${name}=${value.confirmed}`);
+  }
+  return { next, changed };
+}
+
+export const tasksVerify = defineCommand({
+  name: "tasks.verify",
+  tool: "tasks_verify",
+  title: "Confirm checkpoints",
+  description: "Confirm (or unconfirm) a step's checkpoints: criteria, tests, security, perf, docs. Does not close the step.",
+  kind: "write",
+  input: { ...targetFields, ...stepSelectorFields, expected_revision: expectedRevision, checkpoints: checkpointsInput },
+  output: stepOutput,
+  handler: (ctx, args) => {
+    const call = stepCall(ctx, args, "tasks_verify");
+    const { next, changed } = applyCheckpoints(call.step, args.checkpoints);
+    if (changed.length === 0)
+      fail("INVALID_INPUT", "Name at least one checkpoint.", "Pass e.g. checkpoints: {criteria: {confirmed: true}}.", {
+        field: "checkpoints",
+      });
+    return commitStep(ctx, call, next, [
+      { type: "step_verified", payload: { step_id: next.id, checkpoints: changed }, summary: changed.join(", ") },
+    ]);
+  },
+});
+
+function completeStep(ctx: CommandContext, step: StepRow): { next: StepRow; warnings: Warning[] } {
+  if (step.completed === 1)
+    fail("INVALID_INPUT", `Step ${step.path} is already completed.`, 'Pick the next open step (`step: "focus"`).', { step_id: step.id });
+  const warnings = checkCloseGates(step, proofSummary(ctx.db, step));
+  return { next: { ...step, completed: 1, completed_at_ms: ctx.nowMs, blocked: 0, block_reason: null }, warnings };
+}
+
+export const tasksDone = defineCommand({
+  name: "tasks.done",
+  tool: "tasks_done",
+  title: "Close a step",
+  description:
+    "Mark a step completed. Gated: criteria and tests confirmed (plus security/perf/docs once they carry proof or require it) else CHECKPOINTS_NOT_CONFIRMED; a checkpoint in require mode needs a CMD:/LINK: receipt else PROOF_REQUIRED.",
+  kind: "write",
+  input: { ...targetFields, ...stepSelectorFields, expected_revision: expectedRevision },
+  output: stepOutput,
+  handler: (ctx, args) => {
+    const call = stepCall(ctx, args, "tasks_done");
+    const { next, warnings } = completeStep(ctx, call.step);
+    for (const warning of warnings) ctx.warn(warning);
+    return commitStep(ctx, call, next, [{ type: "step_done", payload: { step_id: next.id }, summary: next.title }]);
+  },
+});
+
+export const tasksCloseStep = defineCommand({
+  name: "tasks.close_step",
+  tool: "tasks_close_step",
+  aliases: ["tasks.step.close"],
+  title: "Verify and close a step",
+  description:
+    'Confirm checkpoints and close the step in one atomic call (events step_verified, step_done). checkpoints: "gate" (criteria + tests, default), "all", or an object like {criteria: true}. The proof gates of tasks_done apply.',
+  kind: "write",
+  input: {
+    ...targetFields,
+    ...stepSelectorFields,
+    expected_revision: expectedRevision,
+    checkpoints: z.union([z.enum(["gate", "all"]), z.record(z.enum(CHECKPOINTS), z.boolean())]).default("gate"),
+  },
+  output: stepOutput,
+  handler: (ctx, args) => {
+    const call = stepCall(ctx, args, "tasks_close_step");
+    const names: Checkpoint[] =
+      args.checkpoints === "gate"
+        ? ["criteria", "tests"]
+        : args.checkpoints === "all"
+          ? [...CHECKPOINTS]
+          : CHECKPOINTS.filter((name) => (args.checkpoints as Record<string, boolean>)[name] === true);
+    const verified = applyCheckpoints(call.step, Object.fromEntries(names.map((name) => [name, { confirmed: true }])));
+    const { next, warnings } = completeStep(ctx, verified.next);
+    for (const warning of warnings) ctx.warn(warning);
+    return commitStep(ctx, call, next, [
+      { type: "step_verified", payload: { step_id: next.id, checkpoints: verified.changed }, summary: verified.changed.join(", ") },
+      { type: "step_done", payload: { step_id: next.id }, summary: next.title },
+    ]);
+  },
+});
+
+export const tasksProgress = defineCommand({
+  name: "tasks.progress",
+  tool: "tasks_progress",
+  title: "Complete or reopen a step",
+  description:
+    "completed: true marks a step done through the same gates as tasks_done unless force: true (recorded in the event); completed: false reopens it.",
+  kind: "write",
+  input: {
+    ...targetFields,
+    ...stepSelectorFields,
+    expected_revision: expectedRevision,
+    completed: z.boolean(),
+    force: z.boolean().default(false),
+  },
+  output: stepOutput,
+  handler: (ctx, args) => {
+    const call = stepCall(ctx, args, "tasks_progress");
+    if (!args.completed) {
+      if (call.step.completed === 0)
+        fail("INVALID_INPUT", `Step ${call.step.path} is not completed.`, "Nothing to reopen.", { step_id: call.step.id });
+      const next = { ...call.step, completed: 0, completed_at_ms: null };
+      return commitStep(ctx, call, next, [{ type: "step_reopened", payload: { step_id: next.id }, summary: next.title }]);
+    }
+    if (args.force) {
+      if (call.step.completed === 1)
+        fail("INVALID_INPUT", `Step ${call.step.path} is already completed.`, "Nothing to do.", { step_id: call.step.id });
+      const next = { ...call.step, completed: 1, completed_at_ms: ctx.nowMs, blocked: 0, block_reason: null };
+      return commitStep(ctx, call, next, [
+        { type: "step_done", payload: { step_id: next.id, forced: true }, summary: `${next.title} (forced)` },
+      ]);
+    }
+    const { next, warnings } = completeStep(ctx, call.step);
+    for (const warning of warnings) ctx.warn(warning);
+    return commitStep(ctx, call, next, [{ type: "step_done", payload: { step_id: next.id }, summary: next.title }]);
+  },
+});
+
+export const tasksBlock = defineCommand({
+  name: "tasks.block",
+  tool: "tasks_block",
+  title: "Block or unblock a step",
+  description: "Mark a step blocked (with a reason) or unblocked (blocked: false).",
+  kind: "write",
+  input: {
+    ...targetFields,
+    ...stepSelectorFields,
+    expected_revision: expectedRevision,
+    blocked: z.boolean().default(true),
+    reason: z.string().max(MAX_STEP_ITEM_CHARS).optional(),
+  },
+  output: stepOutput,
+  handler: (ctx, args) => {
+    const call = stepCall(ctx, args, "tasks_block");
+    const next = { ...call.step, blocked: args.blocked ? 1 : 0, block_reason: args.blocked ? (args.reason ?? null) : null };
+    const type = args.blocked ? "step_blocked" : "step_unblocked";
+    return commitStep(ctx, call, next, [
+      { type, payload: { step_id: next.id, ...(args.reason ? { reason: args.reason } : {}) }, summary: args.reason ?? type },
+    ]);
+  },
+});

@@ -1,0 +1,37 @@
+/** The tasks capability's commands, in catalog order. */
+
+import { tasksEvidenceCapture } from "./evidence.commands";
+import {
+  tasksBlock,
+  tasksCloseStep,
+  tasksDecompose,
+  tasksDefine,
+  tasksDone,
+  tasksNote,
+  tasksProgress,
+  tasksVerify,
+} from "./steps.commands";
+import { tasksComplete, tasksCreate, tasksDelete, tasksEdit, tasksFocusClear, tasksFocusGet, tasksFocusSet } from "./tasks.commands";
+import { tasksContext, tasksDelta, tasksRadar } from "./views.commands";
+
+export const TASK_COMMANDS = [
+  tasksCreate,
+  tasksEdit,
+  tasksDecompose,
+  tasksDefine,
+  tasksNote,
+  tasksVerify,
+  tasksDone,
+  tasksCloseStep,
+  tasksProgress,
+  tasksBlock,
+  tasksComplete,
+  tasksDelete,
+  tasksEvidenceCapture,
+  tasksFocusSet,
+  tasksFocusGet,
+  tasksFocusClear,
+  tasksRadar,
+  tasksContext,
+  tasksDelta,
+];

@@ -1,0 +1,330 @@
+/**
+ * Plan and task commands: create (with optional steps), edit, complete, delete, and the per-agent
+ * focus. Every mutation emits its events through `ingest.ts` (journal + trace + graph projection) in
+ * the call's transaction.
+ */
+import { z } from "zod";
+import { defineCommand } from "../../commands/registry";
+import { fail } from "../../shared/errors";
+import { normalizeTags } from "../graph/graph.schema";
+import { emitEvent, projectEntity, projectIntoPlan, tombstoneEntity } from "./ingest";
+import { explicitTarget, reasoningRef, resolveTarget } from "./targets";
+import {
+  entitySchema,
+  eventSchema,
+  expectedRevision,
+  longText,
+  MAX_NEW_STEPS,
+  newStepSchema,
+  PRIORITIES,
+  planIdSchema,
+  reasoningRefSchema,
+  stepSchema,
+  type TaskEvent,
+  tagsSchema,
+  targetFields,
+  targetSchema,
+  titleSchema,
+} from "./tasks.schema";
+import {
+  checkRevision,
+  clearFocus,
+  deleteTask,
+  type EntityChanges,
+  focusOf,
+  insertEntity,
+  insertSteps,
+  orderedSteps,
+  requireEntity,
+  setFocus,
+  tasksOfPlan,
+  toEntity,
+  toStep,
+  updateEntity,
+} from "./tasks.store";
+
+const eventsOutput = z.array(eventSchema);
+
+export const tasksCreate = defineCommand({
+  name: "tasks.create",
+  tool: "tasks_create",
+  aliases: ["tasks.plan.create"],
+  title: "Create a plan or task",
+  description:
+    "Create a plan (no parent) or a task in a plan (parent: PLAN-###), optionally with steps. Returns the id, revision 0, its reasoning_ref (branch task/<ID>, docs notes, <ID>-trace, <ID>-graph) and the events written.",
+  kind: "write",
+  input: {
+    kind: z.enum(["plan", "task"]).optional().describe("Default: task when parent is given, else plan."),
+    parent: planIdSchema.optional().describe("The plan a task belongs to."),
+    title: titleSchema,
+    description: longText.optional(),
+    context: longText.optional(),
+    contract: longText.optional().describe("Plans: what done means for the whole plan."),
+    priority: z.enum(PRIORITIES).optional(),
+    tags: tagsSchema.optional(),
+    steps: z.array(newStepSchema).max(MAX_NEW_STEPS).optional().describe("Tasks only."),
+  },
+  output: {
+    id: z.string(),
+    qualified_id: z.string(),
+    revision: z.number(),
+    entity: entitySchema,
+    steps: z.array(stepSchema),
+    reasoning_ref: reasoningRefSchema,
+    events: eventsOutput,
+  },
+  handler: (ctx, args) => {
+    const kind = args.kind ?? (args.parent === undefined ? "plan" : "task");
+    if (kind === "task" && args.parent === undefined) {
+      fail(
+        "INVALID_INPUT",
+        "A task belongs to a plan: pass parent (PLAN-###).",
+        "Create a plan first (`tasks_create` without parent), then the task.",
+        {
+          field: "parent",
+        },
+      );
+    }
+    if (kind === "plan" && (args.parent !== undefined || args.steps !== undefined)) {
+      fail(
+        "INVALID_INPUT",
+        "A plan has no parent and no steps.",
+        "Drop parent and steps, or create a task (kind: task, parent: PLAN-###).",
+        {
+          fields: ["parent", "steps"],
+        },
+      );
+    }
+    const plan = args.parent === undefined ? undefined : requireEntity(ctx.db, args.parent);
+    if (plan && plan.kind !== "plan")
+      fail("INVALID_INPUT", `${plan.id} is a task; a task's parent is a plan.`, "Pass a PLAN-### parent.", { parent: plan.id });
+    const entity = insertEntity(ctx, {
+      kind,
+      plan_id: plan?.id ?? null,
+      title: args.title,
+      description: args.description,
+      context: args.context,
+      contract: args.contract,
+      priority: args.priority,
+      tags: args.tags,
+    });
+    const events: TaskEvent[] = [
+      emitEvent(ctx, entity, {
+        type: kind === "plan" ? "plan_created" : "task_created",
+        payload: { title: entity.title, ...(plan ? { plan_id: plan.id } : {}) },
+        summary: entity.title,
+      }),
+    ];
+    const steps = args.steps && args.steps.length > 0 ? insertSteps(ctx, entity.id, undefined, args.steps) : [];
+    if (steps.length > 0) {
+      events.push(
+        emitEvent(ctx, entity, {
+          type: "steps_added",
+          payload: { steps: steps.map((step) => ({ id: step.id, path: step.path, title: step.title })) },
+          summary: `${steps.length} step(s)`,
+        }),
+      );
+    }
+    projectEntity(ctx, entity, steps);
+    if (plan) projectIntoPlan(ctx, plan, entity);
+    return {
+      id: entity.id,
+      qualified_id: `${ctx.workspace}:${entity.id}`,
+      revision: entity.revision,
+      entity: toEntity(entity),
+      steps: steps.map(toStep),
+      reasoning_ref: reasoningRef(entity.id),
+      events,
+    };
+  },
+});
+
+export const tasksEdit = defineCommand({
+  name: "tasks.edit",
+  tool: "tasks_edit",
+  title: "Edit a plan or task",
+  description:
+    "Change a plan's or task's title, description, context, contract, priority, tags, or status TODO/ACTIVE (use tasks_complete for DONE, PARKED, CANCELED). expected_revision refuses stale writes (REVISION_MISMATCH). Target defaults to your focus.",
+  kind: "write",
+  input: {
+    ...targetFields,
+    expected_revision: expectedRevision,
+    title: titleSchema.optional(),
+    description: longText.optional(),
+    context: longText.optional(),
+    contract: longText.optional(),
+    priority: z.enum(PRIORITIES).optional(),
+    tags: tagsSchema.optional(),
+    status: z.enum(["TODO", "ACTIVE"]).optional(),
+  },
+  output: { id: z.string(), revision: z.number(), entity: entitySchema, events: eventsOutput },
+  handler: (ctx, args) => {
+    const entity = resolveTarget(ctx, args, "tasks_edit");
+    checkRevision(entity, args.expected_revision);
+    const changes: EntityChanges = {};
+    if (args.title !== undefined) changes.title = args.title;
+    if (args.description !== undefined) changes.description = args.description;
+    if (args.context !== undefined) changes.context = args.context;
+    if (args.contract !== undefined) changes.contract = args.contract;
+    if (args.priority !== undefined) changes.priority = args.priority;
+    if (args.tags !== undefined) changes.tags_json = JSON.stringify(normalizeTags(args.tags));
+    if (args.status !== undefined) changes.status = args.status;
+    const fields = Object.keys(changes);
+    if (fields.length === 0) {
+      fail(
+        "INVALID_INPUT",
+        "Nothing to change: pass at least one field.",
+        "Pass title, description, context, contract, priority, tags or status.",
+        {
+          fields: ["title", "description", "context", "contract", "priority", "tags", "status"],
+        },
+      );
+    }
+    const next = updateEntity(ctx, entity, changes);
+    const event = emitEvent(ctx, next, {
+      type: next.kind === "plan" ? "plan_updated" : "task_edited",
+      payload: { fields, revision: next.revision },
+      summary: `changed ${fields.join(", ")}`,
+    });
+    projectEntity(ctx, next);
+    return { id: next.id, revision: next.revision, entity: toEntity(next), events: [event] };
+  },
+});
+
+const PARK_MAX_SECONDS = 365 * 24 * 3600;
+
+export const tasksComplete = defineCommand({
+  name: "tasks.complete",
+  tool: "tasks_complete",
+  title: "Finish, park or cancel a task",
+  description:
+    "Set a task's (or plan's) status to DONE (default; a task needs every step completed), PARKED (optionally until a time: parked_for_s or parked_until_ms), or CANCELED. Target defaults to your focus.",
+  kind: "write",
+  input: {
+    ...targetFields,
+    expected_revision: expectedRevision,
+    status: z.enum(["DONE", "PARKED", "CANCELED"]).default("DONE"),
+    parked_for_s: z.number().int().positive().max(PARK_MAX_SECONDS).optional(),
+    parked_until_ms: z.number().int().positive().optional(),
+  },
+  output: { id: z.string(), revision: z.number(), entity: entitySchema, events: eventsOutput },
+  handler: (ctx, args) => {
+    const entity = resolveTarget(ctx, args, "tasks_complete");
+    checkRevision(entity, args.expected_revision);
+    const parking = [args.parked_for_s, args.parked_until_ms].filter((value) => value !== undefined);
+    if (parking.length > 0 && args.status !== "PARKED") {
+      fail(
+        "INVALID_INPUT",
+        "parked_for_s and parked_until_ms go with status PARKED only.",
+        'Pass status: "PARKED" or drop the parking field.',
+        {
+          fields: ["parked_for_s", "parked_until_ms"],
+        },
+      );
+    }
+    if (parking.length > 1)
+      fail("INVALID_INPUT", "Give parked_for_s or parked_until_ms, not both.", "Keep one of them.", {
+        fields: ["parked_for_s", "parked_until_ms"],
+      });
+    if (args.status === "DONE" && entity.kind === "task") {
+      const open = orderedSteps(ctx.db, entity.id).filter((step) => step.completed === 0);
+      if (open.length > 0) {
+        fail(
+          "INVALID_INPUT",
+          `${entity.id} has ${open.length} open step(s) (first: ${open[0]?.path}); a task is DONE when all its steps are.`,
+          "Close the open steps (`tasks_close_step`), or park or cancel the task instead.",
+          { task: entity.id, open: open.slice(0, 10).map((step) => ({ id: step.id, path: step.path })) },
+        );
+      }
+    }
+    const parkedUntil = args.parked_for_s !== undefined ? ctx.nowMs + args.parked_for_s * 1000 : (args.parked_until_ms ?? null);
+    const next = updateEntity(ctx, entity, { status: args.status, parked_until_ms: args.status === "PARKED" ? parkedUntil : null });
+    const event = emitEvent(ctx, next, {
+      type: "task_completed",
+      payload: { status: next.status, ...(next.parked_until_ms !== null ? { parked_until_ms: next.parked_until_ms } : {}) },
+      summary: `status ${next.status}`,
+    });
+    projectEntity(ctx, next);
+    return { id: next.id, revision: next.revision, entity: toEntity(next), events: [event] };
+  },
+});
+
+export const tasksDelete = defineCommand({
+  name: "tasks.delete",
+  tool: "tasks_delete",
+  title: "Delete a plan or task",
+  description:
+    "Delete a task with its steps, or a plan with its tasks. The journal, the traces and the graph tombstones keep the history. Needs an explicit target (never the focus).",
+  kind: "write",
+  destructive: true,
+  input: { target: targetSchema, expected_revision: expectedRevision },
+  output: { deleted: z.array(z.string()), events: eventsOutput },
+  handler: (ctx, args) => {
+    const entity = requireEntity(ctx.db, explicitTarget({ target: args.target }) as string);
+    checkRevision(entity, args.expected_revision);
+    const doomed = entity.kind === "plan" ? [...tasksOfPlan(ctx.db, entity.id), entity] : [entity];
+    const events: TaskEvent[] = [];
+    for (const row of doomed) {
+      const steps = deleteTask(ctx.db, row.id);
+      events.push(
+        emitEvent(ctx, row, {
+          type: "task_deleted",
+          payload: { kind: row.kind, title: row.title, steps: steps.length },
+          summary: `${row.kind} deleted`,
+        }),
+      );
+      tombstoneEntity(ctx, row, steps);
+    }
+    return { deleted: doomed.map((row) => row.id), events };
+  },
+});
+
+export const tasksFocusSet = defineCommand({
+  name: "tasks.focus.set",
+  tool: "tasks_focus_set",
+  title: "Set your focus",
+  description: "Make a plan or task your focus: task tools called without a target act on it. Focus is per agent.",
+  kind: "write",
+  input: { target: targetSchema },
+  output: { workspace: z.string(), previous: z.string().nullable(), focus: z.string() },
+  handler: (ctx, args) => {
+    const entity = requireEntity(ctx.db, explicitTarget({ target: args.target }) as string);
+    const previous = focusOf(ctx.db, ctx.principal.agent_id) ?? null;
+    setFocus(ctx, entity.id);
+    ctx.journal({ target: entity.id, summary: `focus of ${ctx.principal.agent_id}` });
+    return { workspace: ctx.workspace, previous, focus: entity.id };
+  },
+});
+
+export const tasksFocusGet = defineCommand({
+  name: "tasks.focus.get",
+  tool: "tasks_focus_get",
+  title: "Show your focus",
+  description: "Your current focus (a plan or task id), or null.",
+  kind: "read",
+  input: {},
+  output: { workspace: z.string(), focus: z.string().nullable(), entity: entitySchema.optional() },
+  handler: (ctx) => {
+    const focus = focusOf(ctx.db, ctx.principal.agent_id);
+    if (focus === undefined) return { workspace: ctx.workspace, focus: null };
+    return { workspace: ctx.workspace, focus, entity: toEntity(requireEntity(ctx.db, focus)) };
+  },
+});
+
+export const tasksFocusClear = defineCommand({
+  name: "tasks.focus.clear",
+  tool: "tasks_focus_clear",
+  title: "Clear your focus",
+  description: "Forget your focus; target-less task tools then ask for a target.",
+  kind: "write",
+  input: {},
+  output: { workspace: z.string(), previous: z.string().nullable(), cleared: z.boolean() },
+  handler: (ctx) => {
+    const previous = focusOf(ctx.db, ctx.principal.agent_id) ?? null;
+    if (previous !== null) {
+      clearFocus(ctx);
+      ctx.journal({ target: previous, summary: `focus of ${ctx.principal.agent_id} cleared` });
+    }
+    return { workspace: ctx.workspace, previous, cleared: previous !== null };
+  },
+});

@@ -1,0 +1,416 @@
+/**
+ * Storage of plans, tasks and steps (migration 0004): ids from the `plan`/`task`/`step` clocks, rows
+ * to domain shapes, step paths made of never-reused ordinals, revisions, and the per-agent focus.
+ * Every function runs inside the caller's transaction; nothing here journals or ingests.
+ */
+import type { CommandContext } from "../../commands/context";
+import { fail } from "../../shared/errors";
+import { advance } from "../../workspace/clocks";
+import type { Db } from "../../workspace/db";
+import { normalizeTags } from "../graph/graph.schema";
+import { CHECKPOINTS, type Entity, type NewStep, PROOF_CHECKPOINTS, type ProofMode, type Step, type TaskStatus } from "./tasks.schema";
+
+export interface EntityRow {
+  id: string;
+  kind: "plan" | "task";
+  plan_id: string | null;
+  title: string;
+  description: string | null;
+  context: string | null;
+  contract: string | null;
+  status: TaskStatus;
+  priority: "LOW" | "MEDIUM" | "HIGH";
+  tags_json: string;
+  parked_until_ms: number | null;
+  revision: number;
+  created_at_ms: number;
+  updated_at_ms: number;
+  created_by: string;
+}
+
+export interface StepRow {
+  id: string;
+  task_id: string;
+  parent_step_id: string | null;
+  ordinal: number;
+  path: string;
+  title: string;
+  next_action: string | null;
+  stop_criteria: string | null;
+  success_criteria_json: string;
+  tests_json: string;
+  blockers_json: string;
+  completed: number;
+  completed_at_ms: number | null;
+  blocked: number;
+  block_reason: string | null;
+  criteria_confirmed: number;
+  tests_confirmed: number;
+  security_confirmed: number;
+  perf_confirmed: number;
+  docs_confirmed: number;
+  proof_tests_mode: ProofMode;
+  proof_security_mode: ProofMode;
+  proof_perf_mode: ProofMode;
+  proof_docs_mode: ProofMode;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+const ENTITY_COLUMNS =
+  "id, kind, plan_id, title, description, context, contract, status, priority, tags_json, parked_until_ms, revision, created_at_ms, updated_at_ms, created_by";
+const STEP_COLUMNS =
+  "id, task_id, parent_step_id, ordinal, path, title, next_action, stop_criteria, success_criteria_json, tests_json, blockers_json, completed, completed_at_ms, blocked, block_reason, criteria_confirmed, tests_confirmed, security_confirmed, perf_confirmed, docs_confirmed, proof_tests_mode, proof_security_mode, proof_perf_mode, proof_docs_mode, created_at_ms, updated_at_ms";
+
+/** Steps of one task read at most (a task is a unit of work, not a backlog). */
+export const MAX_STEPS_PER_TASK = 1_000;
+
+function entityId(kind: "plan" | "task", n: number): string {
+  return `${kind === "plan" ? "PLAN" : "TASK"}-${String(n).padStart(3, "0")}`;
+}
+
+function stepId(n: number): string {
+  return `STEP-${n.toString(16).toUpperCase().padStart(8, "0")}`;
+}
+
+/** `["None"]` (the original's "no blockers") is stored as an empty list. */
+function blockerList(blockers: string[] | undefined): string[] {
+  const list = blockers ?? [];
+  return list.length === 1 && list[0]?.trim().toLowerCase() === "none" ? [] : list;
+}
+
+export function findEntity(db: Db, id: string): EntityRow | undefined {
+  return db.one<EntityRow & Record<string, string | number | null>>(`SELECT ${ENTITY_COLUMNS} FROM tasks WHERE id = ?`, id);
+}
+
+export function requireEntity(db: Db, id: string): EntityRow {
+  const row = findEntity(db, id);
+  if (!row) {
+    fail("UNKNOWN_ID", `No plan or task ${id} in this workspace.`, "Call `tasks_context` to list plans and tasks.", { id });
+  }
+  return row;
+}
+
+export interface NewEntity {
+  kind: "plan" | "task";
+  plan_id: string | null;
+  title: string;
+  description?: string | undefined;
+  context?: string | undefined;
+  contract?: string | undefined;
+  priority?: "LOW" | "MEDIUM" | "HIGH" | undefined;
+  tags?: string[] | undefined;
+}
+
+export function insertEntity(ctx: CommandContext, entity: NewEntity): EntityRow {
+  const row: EntityRow = {
+    id: entityId(entity.kind, advance(ctx.db, entity.kind)),
+    kind: entity.kind,
+    plan_id: entity.plan_id,
+    title: entity.title,
+    description: entity.description ?? null,
+    context: entity.context ?? null,
+    contract: entity.contract ?? null,
+    status: "TODO",
+    priority: entity.priority ?? "MEDIUM",
+    tags_json: JSON.stringify(normalizeTags(entity.tags ?? [])),
+    parked_until_ms: null,
+    revision: 0,
+    created_at_ms: ctx.nowMs,
+    updated_at_ms: ctx.nowMs,
+    created_by: ctx.principal.agent_id,
+  };
+  ctx.db.run(
+    `INSERT INTO tasks (${ENTITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    row.id,
+    row.kind,
+    row.plan_id,
+    row.title,
+    row.description,
+    row.context,
+    row.contract,
+    row.status,
+    row.priority,
+    row.tags_json,
+    row.parked_until_ms,
+    row.revision,
+    row.created_at_ms,
+    row.updated_at_ms,
+    row.created_by,
+  );
+  return row;
+}
+
+export type EntityChanges = Partial<
+  Pick<EntityRow, "title" | "description" | "context" | "contract" | "status" | "priority" | "tags_json" | "parked_until_ms">
+>;
+
+/** Applies changes (if any) and bumps the revision by one; returns the new row. */
+export function updateEntity(ctx: CommandContext, row: EntityRow, changes: EntityChanges): EntityRow {
+  const next: EntityRow = { ...row, ...changes, revision: row.revision + 1, updated_at_ms: ctx.nowMs };
+  ctx.db.run(
+    `UPDATE tasks SET title = ?, description = ?, context = ?, contract = ?, status = ?, priority = ?, tags_json = ?,
+       parked_until_ms = ?, revision = ?, updated_at_ms = ? WHERE id = ?`,
+    next.title,
+    next.description,
+    next.context,
+    next.contract,
+    next.status,
+    next.priority,
+    next.tags_json,
+    next.parked_until_ms,
+    next.revision,
+    next.updated_at_ms,
+    row.id,
+  );
+  return next;
+}
+
+export function checkRevision(row: EntityRow, expected: number | undefined): void {
+  if (expected !== undefined && expected !== row.revision) {
+    fail(
+      "REVISION_MISMATCH",
+      `${row.id} is at revision ${row.revision}, not ${expected}: someone changed it since you read it.`,
+      "Read it again (`tasks_radar` or `tasks_context`), then retry with the current revision.",
+      { id: row.id, expected, actual: row.revision },
+    );
+  }
+}
+
+export function toEntity(row: EntityRow): Entity {
+  const entity: Entity = {
+    id: row.id,
+    kind: row.kind,
+    title: row.title,
+    status: row.status,
+    priority: row.priority,
+    tags: JSON.parse(row.tags_json) as string[],
+    revision: row.revision,
+    created_at_ms: row.created_at_ms,
+    updated_at_ms: row.updated_at_ms,
+  };
+  if (row.plan_id !== null) entity.plan_id = row.plan_id;
+  if (row.description !== null) entity.description = row.description;
+  if (row.context !== null) entity.context = row.context;
+  if (row.contract !== null) entity.contract = row.contract;
+  if (row.parked_until_ms !== null) entity.parked_until_ms = row.parked_until_ms;
+  return entity;
+}
+
+/** Plans or tasks by id, after `after` (exclusive), optionally of one plan and some statuses. */
+export function listEntities(
+  db: Db,
+  filter: { kind: "plan" | "task"; planId?: string | undefined; statuses?: string[] | undefined; after?: string | undefined },
+  limit: number,
+): EntityRow[] {
+  const parts = ["kind = ?"];
+  const params: (string | number)[] = [filter.kind];
+  if (filter.planId !== undefined) {
+    parts.push("plan_id = ?");
+    params.push(filter.planId);
+  }
+  if (filter.statuses !== undefined) {
+    parts.push("status IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filter.statuses));
+  }
+  if (filter.after !== undefined) {
+    // Numeric id order (TASK-999 before TASK-1000), as the index has it.
+    parts.push("(length(id), id) > (?, ?)");
+    params.push(filter.after.length, filter.after);
+  }
+  return db.all<EntityRow & Record<string, string | number | null>>(
+    `SELECT ${ENTITY_COLUMNS} FROM tasks WHERE ${parts.join(" AND ")} ORDER BY length(id), id LIMIT ${Math.trunc(limit) + 1}`,
+    ...params,
+  );
+}
+
+export function countEntities(db: Db): { plans: number; tasks: number } {
+  const rows = db.all<{ kind: string; n: number }>("SELECT kind, COUNT(*) AS n FROM tasks GROUP BY kind");
+  const count = (kind: string) => rows.find((row) => row.kind === kind)?.n ?? 0;
+  return { plans: count("plan"), tasks: count("task") };
+}
+
+export function tasksOfPlan(db: Db, planId: string): EntityRow[] {
+  return db.all<EntityRow & Record<string, string | number | null>>(
+    `SELECT ${ENTITY_COLUMNS} FROM tasks WHERE plan_id = ? ORDER BY length(id), id LIMIT ${MAX_STEPS_PER_TASK}`,
+    planId,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps
+
+export function stepsOf(db: Db, taskId: string): StepRow[] {
+  return db.all<StepRow & Record<string, string | number | null>>(
+    `SELECT ${STEP_COLUMNS} FROM steps WHERE task_id = ? ORDER BY path LIMIT ${MAX_STEPS_PER_TASK}`,
+    taskId,
+  );
+}
+
+/** Steps in tree order: a parent before its children, siblings by ordinal. */
+export function orderedSteps(db: Db, taskId: string): StepRow[] {
+  const rows = stepsOf(db, taskId);
+  const key = (path: string) => path.split(".").map((part) => Number(part.slice(2)));
+  return rows.sort((a, b) => {
+    const ka = key(a.path);
+    const kb = key(b.path);
+    for (let i = 0; i < Math.min(ka.length, kb.length); i++) if (ka[i] !== kb[i]) return (ka[i] ?? 0) - (kb[i] ?? 0);
+    return ka.length - kb.length;
+  });
+}
+
+export function findStep(db: Db, taskId: string, selector: { id?: string | undefined; path?: string | undefined }): StepRow | undefined {
+  if (selector.id !== undefined) {
+    return db.one<StepRow & Record<string, string | number | null>>(
+      `SELECT ${STEP_COLUMNS} FROM steps WHERE id = ? AND task_id = ?`,
+      selector.id,
+      taskId,
+    );
+  }
+  if (selector.path !== undefined) {
+    return db.one<StepRow & Record<string, string | number | null>>(
+      `SELECT ${STEP_COLUMNS} FROM steps WHERE task_id = ? AND path = ?`,
+      taskId,
+      selector.path,
+    );
+  }
+  return undefined;
+}
+
+/** Adds steps under `parent` (or at the top), after the existing siblings. */
+export function insertSteps(ctx: CommandContext, taskId: string, parent: StepRow | undefined, steps: NewStep[]): StepRow[] {
+  const last = ctx.db.one<{ n: number | null }>(
+    "SELECT MAX(ordinal) AS n FROM steps WHERE task_id = ? AND parent_step_id IS ?",
+    taskId,
+    parent?.id ?? null,
+  );
+  let ordinal = (last?.n ?? -1) + 1;
+  return steps.map((step) => {
+    const row: StepRow = {
+      id: stepId(advance(ctx.db, "step")),
+      task_id: taskId,
+      parent_step_id: parent?.id ?? null,
+      ordinal,
+      path: parent ? `${parent.path}.s:${ordinal}` : `s:${ordinal}`,
+      title: step.title,
+      next_action: step.next_action ?? null,
+      stop_criteria: null,
+      success_criteria_json: JSON.stringify(step.success_criteria ?? []),
+      tests_json: JSON.stringify(step.tests ?? []),
+      blockers_json: JSON.stringify(blockerList(step.blockers)),
+      completed: 0,
+      completed_at_ms: null,
+      blocked: 0,
+      block_reason: null,
+      criteria_confirmed: 0,
+      tests_confirmed: 0,
+      security_confirmed: 0,
+      perf_confirmed: 0,
+      docs_confirmed: 0,
+      proof_tests_mode: "off",
+      proof_security_mode: "off",
+      proof_perf_mode: "off",
+      proof_docs_mode: "off",
+      created_at_ms: ctx.nowMs,
+      updated_at_ms: ctx.nowMs,
+    };
+    ordinal++;
+    writeStep(ctx.db, row, true);
+    return row;
+  });
+}
+
+/** Inserts a new step row or rewrites an existing one. */
+export function writeStep(db: Db, row: StepRow, isNew = false): void {
+  const values = [
+    row.id,
+    row.task_id,
+    row.parent_step_id,
+    row.ordinal,
+    row.path,
+    row.title,
+    row.next_action,
+    row.stop_criteria,
+    row.success_criteria_json,
+    row.tests_json,
+    row.blockers_json,
+    row.completed,
+    row.completed_at_ms,
+    row.blocked,
+    row.block_reason,
+    row.criteria_confirmed,
+    row.tests_confirmed,
+    row.security_confirmed,
+    row.perf_confirmed,
+    row.docs_confirmed,
+    row.proof_tests_mode,
+    row.proof_security_mode,
+    row.proof_perf_mode,
+    row.proof_docs_mode,
+    row.created_at_ms,
+    row.updated_at_ms,
+  ];
+  const placeholders = values.map(() => "?").join(", ");
+  db.run(`${isNew ? "INSERT" : "REPLACE"} INTO steps (${STEP_COLUMNS}) VALUES (${placeholders})`, ...values);
+}
+
+/** Deletes a step and its descendants (and their proofs); returns the deleted rows. */
+export function deleteStepTree(db: Db, step: StepRow): StepRow[] {
+  const doomed = stepsOf(db, step.task_id).filter((row) => row.path === step.path || row.path.startsWith(`${step.path}.`));
+  const ids = JSON.stringify(doomed.map((row) => row.id));
+  db.run("DELETE FROM task_proofs WHERE step_id IN (SELECT value FROM json_each(?))", ids);
+  // Children first: a parent's row is referenced by its children.
+  for (const row of [...doomed].sort((a, b) => b.path.length - a.path.length)) db.run("DELETE FROM steps WHERE id = ?", row.id);
+  return doomed;
+}
+
+/** Deletes a task with its steps, proofs and focus rows. */
+export function deleteTask(db: Db, taskId: string): StepRow[] {
+  const steps = stepsOf(db, taskId);
+  db.run("DELETE FROM task_proofs WHERE task_id = ?", taskId);
+  for (const row of [...steps].sort((a, b) => b.path.length - a.path.length)) db.run("DELETE FROM steps WHERE id = ?", row.id);
+  db.run("DELETE FROM focus WHERE target_id = ?", taskId);
+  db.run("DELETE FROM tasks WHERE id = ?", taskId);
+  return steps;
+}
+
+export function toStep(row: StepRow): Step {
+  const step: Step = {
+    id: row.id,
+    path: row.path,
+    title: row.title,
+    success_criteria: JSON.parse(row.success_criteria_json) as string[],
+    tests: JSON.parse(row.tests_json) as string[],
+    blockers: JSON.parse(row.blockers_json) as string[],
+    completed: row.completed === 1,
+    blocked: row.blocked === 1,
+    checkpoints: Object.fromEntries(CHECKPOINTS.map((name) => [name, row[`${name}_confirmed`] === 1])),
+    proof_modes: Object.fromEntries(PROOF_CHECKPOINTS.map((name) => [name, row[`proof_${name}_mode`]])),
+  };
+  if (row.parent_step_id !== null) step.parent_step_id = row.parent_step_id;
+  if (row.next_action !== null) step.next_action = row.next_action;
+  if (row.stop_criteria !== null) step.stop_criteria = row.stop_criteria;
+  if (row.completed_at_ms !== null) step.completed_at_ms = row.completed_at_ms;
+  if (row.block_reason !== null) step.block_reason = row.block_reason;
+  return step;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Focus (per agent)
+
+export function focusOf(db: Db, agentId: string): string | undefined {
+  return db.one<{ target_id: string }>("SELECT target_id FROM focus WHERE agent_id = ?", agentId)?.target_id;
+}
+
+export function setFocus(ctx: CommandContext, targetId: string): void {
+  ctx.db.run(
+    "INSERT INTO focus (agent_id, target_id, set_at_ms) VALUES (?, ?, ?) ON CONFLICT (agent_id) DO UPDATE SET target_id = excluded.target_id, set_at_ms = excluded.set_at_ms",
+    ctx.principal.agent_id,
+    targetId,
+    ctx.nowMs,
+  );
+}
+
+export function clearFocus(ctx: CommandContext): void {
+  ctx.db.run("DELETE FROM focus WHERE agent_id = ?", ctx.principal.agent_id);
+}

@@ -1,0 +1,311 @@
+/**
+ * Read views of tasks: radar (now / why / verify / next / blockers of one plan or task, with its
+ * reasoning_ref), context (paged lists of plans and tasks), and delta (task events since a tick).
+ * Reads derive everything; they never create branches or documents.
+ */
+import { z } from "zod";
+import { defineCommand } from "../../commands/registry";
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
+import { pagination, paginationSchema } from "../docs/paging";
+import { missingCheckpoints, proofSummary } from "./proof";
+import { firstOpenStep, reasoningRef, resolveTarget } from "./targets";
+import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, TASK_STATUSES, type TaskEvent, targetFields } from "./tasks.schema";
+import {
+  countEntities,
+  type EntityRow,
+  focusOf,
+  listEntities,
+  orderedSteps,
+  type StepRow,
+  tasksOfPlan,
+  toEntity,
+  toStep,
+} from "./tasks.store";
+
+/** Blockers shown by the radar (the original's bound). */
+const MAX_RADAR_BLOCKERS = 10;
+/** ACTIVE tasks a plan should carry at once (the original's horizon limit). */
+const ACTIVE_LIMIT = 3;
+
+interface StepStats {
+  total: number;
+  open: number;
+  completed: number;
+  blocked: number;
+  missing: Record<string, number>;
+}
+
+function stepStats(db: Parameters<typeof proofSummary>[0], steps: StepRow[]): StepStats {
+  const stats: StepStats = { total: steps.length, open: 0, completed: 0, blocked: 0, missing: {} };
+  for (const step of steps) {
+    if (step.completed === 1) {
+      stats.completed++;
+      continue;
+    }
+    stats.open++;
+    if (step.blocked === 1) stats.blocked++;
+    for (const name of missingCheckpoints(step, proofSummary(db, step))) stats.missing[name] = (stats.missing[name] ?? 0) + 1;
+  }
+  return stats;
+}
+
+function taskRadar(entity: EntityRow, steps: StepRow[], stats: StepStats, firstOpen: StepRow | undefined, firstOpenMissing: string[]) {
+  const verify = Object.entries(stats.missing).map(([name, count]) => `${count} open step(s) missing ${name}`);
+  let next: string;
+  if (steps.length === 0) next = `Add steps to ${entity.id} (tasks_decompose).`;
+  else if (firstOpen === undefined)
+    next = entity.status === "DONE" ? `${entity.id} is done.` : `Finish task ${entity.id} (tasks_complete).`;
+  else if (firstOpenMissing.length > 0)
+    next = `Confirm checkpoints for ${firstOpen.path} (${firstOpenMissing.join(", ")}): tasks_close_step verifies and closes.`;
+  else next = `Close next step ${firstOpen.path}: ${firstOpen.title} (tasks_close_step).`;
+  const blockers = steps
+    .filter((step) => step.completed === 0 && (step.blocked === 1 || step.blockers_json !== "[]"))
+    .slice(0, MAX_RADAR_BLOCKERS)
+    .map((step) => `${step.path}: ${step.block_reason ?? ((JSON.parse(step.blockers_json) as string[]).join("; ") || "blocked")}`);
+  return { now: `Task ${entity.id}: ${entity.title}`, why: entity.description ?? "", verify, next: [next], blockers };
+}
+
+export const tasksRadar = defineCommand({
+  name: "tasks.radar",
+  tool: "tasks_radar",
+  title: "Where a task stands",
+  description:
+    "One plan or task at a glance: now (what it is), why (description or contract), verify (missing checkpoints), next (the single next move), blockers, step counts, its reasoning_ref. Target defaults to your focus.",
+  kind: "read",
+  input: { ...targetFields },
+  output: {
+    requested: z.object({ target: z.string().nullable() }),
+    focus: z.string().nullable(),
+    target: entitySchema,
+    reasoning_ref: reasoningRefSchema,
+    radar: z.object({
+      now: z.string(),
+      why: z.string(),
+      verify: z.array(z.string()),
+      next: z.array(z.string()),
+      blockers: z.array(z.string()),
+    }),
+    steps: z
+      .object({
+        total: z.number(),
+        open: z.number(),
+        completed: z.number(),
+        blocked: z.number(),
+        missing: z.record(z.string(), z.number()),
+        first_open: stepSchema.optional(),
+      })
+      .optional(),
+    horizon: z
+      .object({
+        active: z.number(),
+        backlog: z.number(),
+        parked: z.number(),
+        done: z.number(),
+        canceled: z.number(),
+        total: z.number(),
+        active_limit: z.number(),
+        over_active_limit: z.boolean(),
+      })
+      .optional(),
+  },
+  handler: (ctx, args) => {
+    const entity = resolveTarget(ctx, args, "tasks_radar");
+    const focus = focusOf(ctx.db, ctx.principal.agent_id) ?? null;
+    const requested = { target: typeof args.target === "string" ? args.target : (args.target?.id ?? args.task ?? args.plan ?? null) };
+    const base = { requested, focus, target: toEntity(entity), reasoning_ref: reasoningRef(entity.id) };
+    if (entity.kind === "plan") {
+      const tasks = tasksOfPlan(ctx.db, entity.id);
+      const count = (status: string) => tasks.filter((task) => task.status === status).length;
+      const horizon = {
+        active: count("ACTIVE"),
+        backlog: count("TODO"),
+        parked: count("PARKED"),
+        done: count("DONE"),
+        canceled: count("CANCELED"),
+        total: tasks.length,
+        active_limit: ACTIVE_LIMIT,
+        over_active_limit: count("ACTIVE") > ACTIVE_LIMIT,
+      };
+      const nextTask = tasks.find((task) => task.status === "ACTIVE") ?? tasks.find((task) => task.status === "TODO");
+      const next =
+        tasks.length === 0
+          ? `Add tasks to ${entity.id} (tasks_create with parent).`
+          : nextTask
+            ? `Work on ${nextTask.id}: ${nextTask.title}.`
+            : `Finish plan ${entity.id} (tasks_complete).`;
+      return {
+        ...base,
+        radar: {
+          now: `Plan ${entity.id}: ${entity.title}`,
+          why: entity.contract ?? entity.description ?? "",
+          verify: [],
+          next: [next],
+          blockers: [],
+        },
+        horizon,
+      };
+    }
+    const steps = orderedSteps(ctx.db, entity.id);
+    const stats = stepStats(ctx.db, steps);
+    const firstOpen = firstOpenStep(ctx.db, entity.id);
+    return {
+      ...base,
+      radar: taskRadar(entity, steps, stats, firstOpen, firstOpen ? missingCheckpoints(firstOpen, proofSummary(ctx.db, firstOpen)) : []),
+      steps: { ...stats, ...(firstOpen ? { first_open: toStep(firstOpen) } : {}) },
+    };
+  },
+});
+
+const itemSchema = z.object({
+  id: z.string(),
+  kind: z.enum(["plan", "task"]),
+  plan_id: z.string().optional(),
+  title: z.string(),
+  status: z.enum(TASK_STATUSES),
+  revision: z.number(),
+  created_at_ms: z.number(),
+  updated_at_ms: z.number(),
+});
+
+function listItem(row: EntityRow) {
+  const entity = toEntity(row);
+  return {
+    id: entity.id,
+    kind: entity.kind,
+    ...(entity.plan_id ? { plan_id: entity.plan_id } : {}),
+    title: entity.title,
+    status: entity.status,
+    revision: entity.revision,
+    created_at_ms: entity.created_at_ms,
+    updated_at_ms: entity.updated_at_ms,
+  };
+}
+
+const idCursor = z
+  .string()
+  .regex(/^(PLAN|TASK)-[0-9]{3,}$/)
+  .optional();
+
+export const tasksContext = defineCommand({
+  name: "tasks.context",
+  tool: "tasks_context",
+  title: "List plans and tasks",
+  description:
+    "Paged lists of plans and tasks in id order, with counts. Filters: plans_status, tasks_status, tasks_parent (a plan). Continue with plans_cursor / tasks_cursor = next_cursor. Ignores your focus.",
+  kind: "read",
+  input: {
+    plans_status: z.array(z.enum(TASK_STATUSES)).max(5).optional(),
+    tasks_status: z.array(z.enum(TASK_STATUSES)).max(5).optional(),
+    tasks_parent: z
+      .string()
+      .regex(/^PLAN-[0-9]{3,}$/)
+      .optional(),
+    plans_limit: z.number().int().min(0).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
+    tasks_limit: z.number().int().min(0).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
+    plans_cursor: idCursor,
+    tasks_cursor: idCursor,
+  },
+  output: {
+    counts: z.object({ plans: z.number(), tasks: z.number() }),
+    plans: z.array(itemSchema),
+    tasks: z.array(itemSchema),
+    plans_pagination: z.object({
+      cursor: z.string().nullable(),
+      next_cursor: z.string().optional(),
+      has_more: z.boolean(),
+      limit: z.number(),
+      count: z.number(),
+    }),
+    tasks_pagination: z.object({
+      cursor: z.string().nullable(),
+      next_cursor: z.string().optional(),
+      has_more: z.boolean(),
+      limit: z.number(),
+      count: z.number(),
+    }),
+  },
+  budget: { lists: ["tasks", "plans"], keep: ["id", "kind", "status"], newestFirst: false },
+  handler: (ctx, args) => {
+    const page = (
+      kind: "plan" | "task",
+      limit: number,
+      cursor: string | undefined,
+      filter: { planId?: string | undefined; statuses?: string[] | undefined },
+    ) => {
+      const rows = limit === 0 ? [] : listEntities(ctx.db, { kind, ...filter, after: cursor }, limit);
+      const shown = rows.slice(0, limit);
+      const hasMore = rows.length > limit;
+      return {
+        items: shown.map(listItem),
+        pagination: {
+          cursor: cursor ?? null,
+          ...(hasMore ? { next_cursor: shown[shown.length - 1]?.id as string } : {}),
+          has_more: hasMore,
+          limit,
+          count: shown.length,
+        },
+      };
+    };
+    const plans = page("plan", args.plans_limit, args.plans_cursor, { statuses: args.plans_status });
+    const tasks = page("task", args.tasks_limit, args.tasks_cursor, { planId: args.tasks_parent, statuses: args.tasks_status });
+    return {
+      counts: countEntities(ctx.db),
+      plans: plans.items,
+      tasks: tasks.items,
+      plans_pagination: plans.pagination,
+      tasks_pagination: tasks.pagination,
+    };
+  },
+});
+
+export const tasksDelta = defineCommand({
+  name: "tasks.delta",
+  tool: "tasks_delta",
+  title: "Task events since a tick",
+  description:
+    "Task events of the whole workspace after tick `since` (default 0), oldest first, at most `limit`. Continue with since = next_cursor. Ignores your focus; filter with target.",
+  kind: "read",
+  input: {
+    since: z.number().int().min(0).default(0).describe("A tick: events with a greater tick are returned."),
+    limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
+    target: z
+      .string()
+      .regex(/^(PLAN|TASK)-[0-9]{3,}$/)
+      .optional()
+      .describe("Only this plan's or task's events."),
+  },
+  output: { since: z.number(), events: z.array(eventSchema), pagination: paginationSchema },
+  budget: { lists: ["events"], keep: ["event_id", "tick", "type", "task", "path"], newestFirst: false },
+  handler: (ctx, args) => {
+    const rows = ctx.db.all<{
+      tick: number;
+      event_id: string;
+      ts_ms: number;
+      type: string;
+      task_id: string;
+      path: string | null;
+      payload_json: string | null;
+    }>(
+      `SELECT tick, event_id, ts_ms, type, task_id, path, payload_json FROM journal
+       WHERE tick > ? AND type IS NOT NULL${args.target ? " AND task_id = ?" : ""} ORDER BY tick LIMIT ${args.limit + 1}`,
+      args.since,
+      ...(args.target ? [args.target] : []),
+    );
+    const shown = rows.slice(0, args.limit);
+    const events: TaskEvent[] = shown.map((row) => ({
+      event_id: row.event_id,
+      tick: row.tick,
+      ts_ms: row.ts_ms,
+      type: row.type,
+      task: row.task_id,
+      ...(row.path !== null ? { path: row.path } : {}),
+      payload: row.payload_json === null ? {} : (JSON.parse(row.payload_json) as Record<string, unknown>),
+    }));
+    const last = shown[shown.length - 1];
+    return {
+      since: args.since,
+      events,
+      pagination: pagination(args.since, rows.length > args.limit, last?.tick, args.limit, shown.length),
+    };
+  },
+});
