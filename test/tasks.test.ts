@@ -253,7 +253,23 @@ describe("tasks: views", () => {
     expect(next.events[0].tick).toBeGreaterThan(delta.events[2].tick);
     expect(next.events[next.events.length - 1]).toMatchObject({ type: "task_edited", task: "TASK-002" });
 
+    await ok("tasks_decompose", { workspace, task: "TASK-002", steps: [{ title: "undefined step" }] });
+    await ok("tasks_block", { workspace, task: "TASK-002", path: "s:0", reason: "needs a key" });
+    const diagnostics = await ok("tasks_diagnostics", { workspace });
+    const codes = diagnostics.issues.map((issue: { code: string; target?: string }) => `${issue.code} ${issue.target ?? ""}`);
+    expect(codes).toContain("BLOCKED_STEP TASK-002");
+    expect(codes).toContain("NO_STEPS TASK-001");
+    expect(codes).toContain("STEP_UNDEFINED TASK-002");
+    expect(diagnostics.summary.total).toBe(diagnostics.issues.length);
+    expect(diagnostics.issues[0].severity).toBe("warning");
+    expect(
+      diagnostics.issues.every((issue: { recovery: string; action?: { tool: string } }) => issue.recovery.length > 0 && issue.action),
+    ).toBe(true);
+    const narrowed = await ok("tasks_diagnostics", { workspace, target: "TASK-002" });
+    expect(narrowed.checked.tasks).toBe(1);
+
     for (const [tool, args] of [
+      ["tasks_diagnostics", {}],
       ["tasks_context", {}],
       ["tasks_delta", {}],
       ["tasks_radar", { target: "TASK-001" }],
@@ -262,5 +278,63 @@ describe("tasks: views", () => {
       const tight = await ok(tool, { workspace, ...args, max_chars: 300 });
       expect(tight.budget.used_chars).toBeLessThanOrEqual(300);
     }
+  });
+});
+
+describe("reasoning commands aimed at plans and tasks (seed 001 focus-first targeting)", () => {
+  it("notes_commit, show, export and graph tools take a target, fall back to focus, and refuse a target with a branch", async () => {
+    const workspace = "tasks/aimed";
+    const alice = await as("alice");
+    const { task } = await planWithTask(workspace, [{ title: "s" }]);
+
+    // No focus: the checkout (main) is used.
+    const onMain = await ok("notes_commit", { workspace, content: "on main" }, alice);
+    expect(onMain.entry).toMatchObject({ branch: "main", doc: "notes" });
+    // Explicit target: the task's reasoning branch and notes doc.
+    const targeted = await ok("notes_commit", { workspace, target: task, content: "about the task" }, alice);
+    expect(targeted.entry).toMatchObject({ branch: "task/TASK-001", doc: "notes" });
+    // Focus set: target-less calls go to the focused task; an explicit branch still wins over focus.
+    await ok("tasks_focus_set", { workspace, target: task }, alice);
+    expect((await ok("notes_commit", { workspace, content: "through focus" }, alice)).entry.branch).toBe("task/TASK-001");
+    expect((await ok("notes_commit", { workspace, branch: "main", content: "explicit branch" }, alice)).entry.branch).toBe("main");
+
+    const notes = await ok("show", { workspace, doc_kind: "notes" }, alice);
+    expect(notes).toMatchObject({ branch: "task/TASK-001", doc: "notes" });
+    expect(notes.entries.map((entry: { content: string }) => entry.content)).toEqual(["about the task", "through focus"]);
+    const trace = await ok("show", { workspace, target: { id: task, kind: "task" } }, alice);
+    expect(trace.doc).toBe("TASK-001-trace");
+    expect(trace.entries.map((entry: { title: string }) => entry.title)).toEqual(["task_created", "steps_added"]);
+
+    const exported = await ok("export", { workspace, target: task, notes_limit: 1 }, alice);
+    expect(exported).toMatchObject({
+      target: task,
+      branch: "task/TASK-001",
+      reasoning_ref: { trace_doc: "TASK-001-trace", graph_doc: "TASK-001-graph" },
+    });
+    expect(exported.notes.entries.map((entry: { content: string }) => entry.content)).toEqual(["through focus"]);
+    expect(exported.trace.entries).toHaveLength(2);
+
+    const applied = await ok(
+      "graph_apply",
+      {
+        workspace,
+        target: task,
+        ops: [
+          { op: "node_upsert", id: "H1", type: "hypothesis" },
+          { op: "edge_upsert", from: "H1", rel: "about", to: "task:TASK-001" },
+        ],
+      },
+      alice,
+    );
+    expect(applied).toMatchObject({ branch: "task/TASK-001", doc: "TASK-001-graph" });
+    expect((await ok("graph_query", { workspace, ids: ["H1", "task:TASK-001"] }, alice)).edges).toEqual([
+      expect.objectContaining({ to: "task:TASK-001" }),
+    ]);
+    expect(await ok("graph_validate", { workspace }, alice)).toMatchObject({ branch: "task/TASK-001", doc: "TASK-001-graph", ok: true });
+
+    const both = await failure("notes_commit", { workspace, target: task, branch: "main", content: "x" }, alice);
+    expect(both.code).toBe("INVALID_INPUT");
+    expect((await failure("show", { workspace, target: task, doc: "notes" }, alice)).code).toBe("INVALID_INPUT");
+    expect((await failure("graph_query", { workspace, target: "TASK-404" }, alice)).code).toBe("UNKNOWN_ID");
   });
 });

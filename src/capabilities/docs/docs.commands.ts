@@ -10,6 +10,8 @@ import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_MERGE_PAGE, MAX_PAGE_LIMIT } from "../../shared/limits";
 import { type Branch, branchById, requireBranch, sourcesOf } from "../branches/branches.store";
+import { reasoningScope, refuseDocWithTarget } from "../tasks/scope";
+import { targetSchema } from "../tasks/tasks.schema";
 import { targetBranch, writeNote } from "./docs.rules";
 import { branchArg, contentFields, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "./docs.schema";
 import { appendEntry, diffPage, documentsOf, namer, toEntry, viewPage } from "./docs.store";
@@ -20,17 +22,20 @@ export const notesCommit = defineCommand({
   tool: "notes_commit",
   title: "Append a note",
   description:
-    "Append one note to a document (default `notes`) of a branch (default: your checkout). Append-only; returns the entry with its seq.",
+    "Append one note to the notes doc of a plan or task (target; default: your focus) or to a document (default `notes`) of a branch (default: your checkout). Append-only; returns the entry with its seq.",
   kind: "write",
   input: {
+    target: targetSchema.optional(),
     branch: branchArg.optional(),
     doc: docSchema.optional(),
     ...contentFields,
   },
   output: { entry: entrySchema },
   handler: (ctx, args) => {
-    const branch = targetBranch(ctx, args.branch);
-    const row = writeNote(ctx, branch, args);
+    const scope = reasoningScope(ctx, args, "write");
+    refuseDocWithTarget(scope, args.doc, "Drop doc: a target's notes go to its notes doc.");
+    const branch = scope.branch;
+    const row = writeNote(ctx, branch, { ...args, doc: scope.ref?.notes_doc ?? args.doc });
     ctx.journal({
       target: `${branch.name}/${row.doc}`,
       summary: `note ${row.seq}`,
@@ -73,9 +78,10 @@ export const show = defineCommand({
   tool: "show",
   title: "Read a document",
   description:
-    "Bounded tail of a document's effective view (base snapshot + branch entries), oldest-first within the page. `doc` defaults from `doc_kind` (default `trace`). Page with `cursor` = `next_cursor`.",
+    "Bounded tail of a document's effective view (base snapshot + branch entries), oldest-first within the page. Aim it at a plan or task with target (default: your focus; its notes or trace doc by doc_kind), or at a branch (default: your checkout) and doc. `doc` defaults from `doc_kind` (default `trace`). Page with `cursor` = `next_cursor`.",
   kind: "read",
   input: {
+    target: targetSchema.optional(),
     branch: branchArg.optional(),
     doc: docSchema.optional(),
     doc_kind: z.enum(["notes", "trace"]).optional(),
@@ -85,8 +91,10 @@ export const show = defineCommand({
   output: { branch: z.string(), doc: z.string(), ...ENTRY_PAGE_OUTPUT },
   budget: ENTRY_PAGE_BUDGET,
   handler: (ctx, args) => {
-    const branch = targetBranch(ctx, args.branch);
-    const doc = docFor(args.doc, args.doc_kind);
+    const scope = reasoningScope(ctx, args, "read");
+    refuseDocWithTarget(scope, args.doc, "Drop doc and pick notes or trace with doc_kind.");
+    const branch = scope.branch;
+    const doc = scope.ref ? (args.doc_kind === "notes" ? scope.ref.notes_doc : scope.ref.trace_doc) : docFor(args.doc, args.doc_kind);
     return {
       branch: branch.name,
       doc,
@@ -255,15 +263,16 @@ export const exportSnapshot = defineCommand({
   tool: "export",
   title: "Export a resumption snapshot",
   description:
-    "Bounded snapshot for resuming work: the reasoning refs of a branch (default: your checkout) and the tails of its notes and trace. The target form arrives with tasks.",
+    "Bounded snapshot for resuming work: the reasoning refs of a plan or task (target; default: your focus) or of a branch (default: your checkout), and the tails of its notes and trace.",
   kind: "read",
   input: {
+    target: targetSchema.optional(),
     branch: branchArg.optional(),
     notes_limit: z.number().int().min(1).max(MAX_PAGE_LIMIT).default(20),
     trace_limit: z.number().int().min(1).max(MAX_PAGE_LIMIT).default(50),
   },
   output: {
-    target: z.null(),
+    target: z.string().nullable(),
     branch: z.string(),
     reasoning_ref: z.object({
       branch: z.string(),
@@ -283,18 +292,20 @@ export const exportSnapshot = defineCommand({
   },
   budget: { lists: ["trace.entries", "notes.entries"], keep: ENTRY_KEEP },
   handler: (ctx, args) => {
-    const branch = targetBranch(ctx, args.branch);
-    return {
-      target: null,
+    const scope = reasoningScope(ctx, args, "read");
+    const branch = scope.branch;
+    const ref = scope.ref ?? {
       branch: branch.name,
-      reasoning_ref: {
-        branch: branch.name,
-        notes_doc: DEFAULT_DOCS.notes,
-        trace_doc: DEFAULT_DOCS.trace,
-        graph_doc: DEFAULT_DOCS.graph,
-      },
-      notes: readTail(ctx, branch, DEFAULT_DOCS.notes, undefined, args.notes_limit),
-      trace: readTail(ctx, branch, DEFAULT_DOCS.trace, undefined, args.trace_limit),
+      notes_doc: DEFAULT_DOCS.notes,
+      trace_doc: DEFAULT_DOCS.trace,
+      graph_doc: DEFAULT_DOCS.graph,
+    };
+    return {
+      target: scope.target ?? null,
+      branch: branch.name,
+      reasoning_ref: ref,
+      notes: readTail(ctx, branch, ref.notes_doc, undefined, args.notes_limit),
+      trace: readTail(ctx, branch, ref.trace_doc, undefined, args.trace_limit),
       truncated: false,
     };
   },

@@ -6,9 +6,10 @@ import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
 import { sourcesOf } from "../branches/branches.store";
-import { targetBranch } from "../docs/docs.rules";
 import { branchArg } from "../docs/docs.schema";
 import { pagination, paginationSchema, repairPagination } from "../docs/paging";
+import { reasoningScope } from "../tasks/scope";
+import { targetSchema } from "../tasks/tasks.schema";
 import {
   DEFAULT_GRAPH_DOC,
   edgeSchema,
@@ -26,6 +27,7 @@ import {
   isLive,
   keysPage,
   lookupVersion,
+  MAX_EXAMINED_PER_SOURCE,
   queryPage,
   scansOf,
   toEdge,
@@ -41,9 +43,14 @@ export const graphApply = defineCommand({
   tool: "graph_apply",
   title: "Apply graph ops",
   description:
-    "Apply node_upsert / node_delete / edge_upsert / edge_delete ops in order, atomically (all or none), to a graph doc of a branch (default: your checkout, doc `graph`). Each op writes a new version; node_upsert replaces the node's fields; deleting a node tombstones its edges; an edge needs both endpoints live.",
+    "Apply node_upsert / node_delete / edge_upsert / edge_delete ops in order, atomically (all or none), to a graph doc. Each op writes a new version; node_upsert replaces the node's fields; deleting a node tombstones its edges; an edge needs both endpoints live. Aim: target (a plan's or task's graph doc on its reasoning branch) > branch (+ doc, default `graph`) > your focus > your checkout.",
   kind: "write",
-  input: { branch: branchArg.optional(), doc: graphDocSchema, ops: z.array(graphOpSchema).min(1).max(MAX_GRAPH_OPS) },
+  input: {
+    target: targetSchema.optional(),
+    branch: branchArg.optional(),
+    doc: graphDocSchema,
+    ops: z.array(graphOpSchema).min(1).max(MAX_GRAPH_OPS),
+  },
   output: {
     branch: z.string(),
     doc: z.string(),
@@ -52,8 +59,9 @@ export const graphApply = defineCommand({
     last_ts_ms: z.number(),
   },
   handler: (ctx, args) => {
-    const branch = targetBranch(ctx, args.branch);
-    const target = { ctx, branch, sources: sourcesOf(ctx.db, branch), doc: args.doc ?? DEFAULT_GRAPH_DOC };
+    const scope = reasoningScope(ctx, args, "write");
+    const branch = scope.branch;
+    const target = { ctx, branch, sources: sourcesOf(ctx.db, branch), doc: args.doc ?? scope.ref?.graph_doc ?? DEFAULT_GRAPH_DOC };
     const applied: AppliedCounts = { nodes_upserted: 0, nodes_deleted: 0, edges_upserted: 0, edges_deleted: 0 };
     let last: VersionRow | undefined;
     args.ops.forEach((op, index) => {
@@ -71,10 +79,10 @@ export const graphQuery = defineCommand({
   name: "graph.query",
   tool: "graph_query",
   title: "Query the graph",
-  description:
-    "Bounded slice of a branch's effective graph (latest version per key over its base snapshot), recent-first by last_seq. Filters: ids, types, status, tags_any, tags_all, text (case-insensitive substring of id, title, text). Edges only between returned nodes. Page with cursor = next_cursor.",
+  description: `Bounded slice of a branch's effective graph (latest version per key over its base snapshot), recent-first by last_seq. Filters: ids, types, status, tags_any, tags_all, text (case-insensitive substring of id, title, text). Edges only between returned nodes. At most ${MAX_EXAMINED_PER_SOURCE} versions are examined per source of the view, so a sparse filter may return a short page with has_more: continue with cursor = next_cursor. Aim: target (a plan's or task's graph doc on its reasoning branch) > branch (+ doc, default \`graph\`) > your focus > your checkout.`,
   kind: "read",
   input: {
+    target: targetSchema.optional(),
     branch: branchArg.optional(),
     doc: graphDocSchema,
     ids: z.array(nodeIdSchema).max(MAX_LIST_LIMIT).optional(),
@@ -103,8 +111,9 @@ export const graphQuery = defineCommand({
     repair: repairPagination("nodes", { newestFirst: true, seqKey: "last_seq" }),
   },
   handler: (ctx, args) => {
-    const branch = targetBranch(ctx, args.branch);
-    const doc = args.doc ?? DEFAULT_GRAPH_DOC;
+    const scope = reasoningScope(ctx, args, "read");
+    const branch = scope.branch;
+    const doc = args.doc ?? scope.ref?.graph_doc ?? DEFAULT_GRAPH_DOC;
     const sources = sourcesOf(ctx.db, branch);
     const window = { before: args.cursor, limit: args.limit, order: "newest" as const };
     // With ids, each id is resolved through the key index; otherwise the view is scanned recent-first.
@@ -150,9 +159,10 @@ export const graphValidate = defineCommand({
   name: "graph.validate",
   tool: "graph_validate",
   title: "Validate the graph",
-  description: `Check that every live edge of a branch's effective graph has both endpoints live. Errors are bounded by max_errors (default 50); at most ${MAX_VALIDATE_EDGES} edges are checked per call (continue with cursor = next_cursor).`,
+  description: `Check that every live edge of a branch's effective graph has both endpoints live. Errors are bounded by max_errors (default 50); at most ${MAX_VALIDATE_EDGES} edges are checked per call (continue with cursor = next_cursor). Aim: target (a plan's or task's graph doc on its reasoning branch) > branch (+ doc, default \`graph\`) > your focus > your checkout.`,
   kind: "read",
   input: {
+    target: targetSchema.optional(),
     branch: branchArg.optional(),
     doc: graphDocSchema,
     max_errors: z.number().int().min(1).max(500).default(50),
@@ -170,8 +180,9 @@ export const graphValidate = defineCommand({
   },
   budget: { lists: ["errors"], keep: ["code", "edge"] },
   handler: (ctx, args) => {
-    const branch = targetBranch(ctx, args.branch);
-    const doc = args.doc ?? DEFAULT_GRAPH_DOC;
+    const scope = reasoningScope(ctx, args, "read");
+    const branch = scope.branch;
+    const doc = args.doc ?? scope.ref?.graph_doc ?? DEFAULT_GRAPH_DOC;
     const sources = sourcesOf(ctx.db, branch);
     const live = new Map<string, boolean>();
     const isLiveNode = (id: string) => {

@@ -1,5 +1,6 @@
 /** The tasks capability's commands, in catalog order. */
 
+import { tasksDiagnostics } from "./diagnostics.commands";
 import { tasksEvidenceCapture } from "./evidence.commands";
 import {
   tasksBlock,
@@ -34,4 +35,5 @@ export const TASK_COMMANDS = [
   tasksRadar,
   tasksContext,
   tasksDelta,
+  tasksDiagnostics,
 ];

@@ -1,0 +1,49 @@
+/**
+ * Where a reasoning command (notes, show, export, graph) acts when it can be aimed at a plan or task,
+ * per seed 001's focus-first rule: an explicit `target` > an explicit `branch` > the caller's focus >
+ * the caller's checkout. A target (explicit or from focus) resolves to its reasoning ref: the canonical
+ * branch and its notes, trace and graph docs. A target and a branch together are refused.
+ */
+import type { CommandContext } from "../../commands/context";
+import { fail } from "../../shared/errors";
+import { type Branch, requireBranch } from "../branches/branches.store";
+import { targetBranch } from "../docs/docs.rules";
+import { canonicalBranch, explicitTarget, reasoningRef } from "./targets";
+import type { ReasoningRef, TargetArg } from "./tasks.schema";
+import { focusOf, requireEntity } from "./tasks.store";
+
+export interface Scope {
+  branch: Branch;
+  /** Set when the call acts on a plan or task (explicitly or through focus). */
+  target?: string;
+  ref?: ReasoningRef;
+}
+
+export function reasoningScope(
+  ctx: CommandContext,
+  args: { target?: TargetArg | undefined; branch?: string | undefined },
+  access: "read" | "write",
+): Scope {
+  const explicit = explicitTarget({ target: args.target });
+  if (explicit !== undefined && args.branch !== undefined) {
+    fail("INVALID_INPUT", "Give target or branch, not both: a target's branch is its reasoning branch.", "Drop branch (or target).", {
+      fields: ["target", "branch"],
+    });
+  }
+  const id = explicit ?? (args.branch === undefined ? focusOf(ctx.db, ctx.principal.agent_id) : undefined);
+  if (id === undefined) return { branch: targetBranch(ctx, args.branch) };
+  const entity = requireEntity(ctx.db, id);
+  const ref = reasoningRef(entity.id);
+  // Writes create the canonical branch if needed; reads never write (every task mutation creates it).
+  const branch = access === "write" ? canonicalBranch(ctx, entity.id) : requireBranch(ctx.db, ref.branch);
+  return { branch, target: entity.id, ref };
+}
+
+/** A doc given together with a target is refused where the target decides the doc. */
+export function refuseDocWithTarget(scope: Scope, doc: string | undefined, instead: string): void {
+  if (scope.target !== undefined && doc !== undefined) {
+    fail("INVALID_INPUT", `With a target (here ${scope.target}), the document comes from its reasoning ref.`, instead, {
+      fields: ["target", "doc"],
+    });
+  }
+}
