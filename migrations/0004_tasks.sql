@@ -89,3 +89,5 @@ ALTER TABLE journal ADD COLUMN task_id TEXT;
 ALTER TABLE journal ADD COLUMN path TEXT;
 ALTER TABLE journal ADD COLUMN payload_json TEXT;
 CREATE INDEX journal_by_task ON journal (task_id, tick) WHERE task_id IS NOT NULL;
+-- tasks_delta walks task events only, however many other journal rows lie between them.
+CREATE INDEX journal_task_events ON journal (tick) WHERE type IS NOT NULL;

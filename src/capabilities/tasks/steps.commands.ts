@@ -28,7 +28,7 @@ import {
   targetFields,
   titleSchema,
 } from "./tasks.schema";
-import { checkRevision, type EntityRow, insertSteps, type StepRow, toStep, updateEntity, writeStep } from "./tasks.store";
+import { checkRevision, type EntityRow, insertSteps, requireChanges, type StepRow, toStep, updateEntity, writeStep } from "./tasks.store";
 
 const stepOutput = { task: z.string(), revision: z.number(), step: stepSchema, events: z.array(eventSchema) };
 
@@ -141,16 +141,7 @@ export const tasksDefine = defineCommand({
     for (const [name, mode] of Object.entries(args.proof_modes ?? {})) {
       if (mode !== undefined) set(`proof_${name}_mode` as "proof_tests_mode", mode, `proof_${name}_mode`);
     }
-    if (fields.length === 0) {
-      fail(
-        "INVALID_INPUT",
-        "Nothing to change: pass at least one step field.",
-        "Pass title, success_criteria, tests, blockers, next_action, stop_criteria or proof_modes.",
-        {
-          fields: ["title", "success_criteria", "tests", "blockers", "next_action", "stop_criteria", "proof_modes"],
-        },
-      );
-    }
+    requireChanges(fields, ["title", "success_criteria", "tests", "blockers", "next_action", "stop_criteria", "proof_modes"]);
     return commitStep(ctx, call, next, [
       { type: "step_defined", payload: { step_id: next.id, fields }, summary: `defined ${fields.join(", ")}` },
     ]);

@@ -35,6 +35,7 @@ import {
   insertEntity,
   insertSteps,
   orderedSteps,
+  requireChanges,
   requireEntity,
   setFocus,
   tasksOfPlan,
@@ -170,16 +171,7 @@ export const tasksEdit = defineCommand({
     if (args.tags !== undefined) changes.tags_json = JSON.stringify(normalizeTags(args.tags));
     if (args.status !== undefined) changes.status = args.status;
     const fields = Object.keys(changes);
-    if (fields.length === 0) {
-      fail(
-        "INVALID_INPUT",
-        "Nothing to change: pass at least one field.",
-        "Pass title, description, context, contract, priority, tags or status.",
-        {
-          fields: ["title", "description", "context", "contract", "priority", "tags", "status"],
-        },
-      );
-    }
+    requireChanges(fields, ["title", "description", "context", "contract", "priority", "tags", "status"]);
     const next = updateEntity(ctx, entity, changes);
     const event = emitEvent(ctx, next, {
       type: next.kind === "plan" ? "plan_updated" : "task_edited",

@@ -177,6 +177,12 @@ export function checkRevision(row: EntityRow, expected: number | undefined): voi
   }
 }
 
+/** An edit that names no field is refused, listing the fields it may name. */
+export function requireChanges(changed: string[], allowed: string[]): void {
+  if (changed.length > 0) return;
+  fail("INVALID_INPUT", "Nothing to change: pass at least one field.", `Pass one or more of: ${allowed.join(", ")}.`, { fields: allowed });
+}
+
 export function toEntity(row: EntityRow): Entity {
   const entity: Entity = {
     id: row.id,
@@ -279,6 +285,15 @@ export function findStep(db: Db, taskId: string, selector: { id?: string | undef
 
 /** Adds steps under `parent` (or at the top), after the existing siblings. */
 export function insertSteps(ctx: CommandContext, taskId: string, parent: StepRow | undefined, steps: NewStep[]): StepRow[] {
+  const existing = ctx.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM steps WHERE task_id = ?", taskId)?.n ?? 0;
+  if (existing + steps.length > MAX_STEPS_PER_TASK) {
+    fail(
+      "INVALID_INPUT",
+      `${taskId} would have ${existing + steps.length} steps; a task holds at most ${MAX_STEPS_PER_TASK}.`,
+      "Split the work into several tasks of the plan.",
+      { task: taskId, steps: existing, adding: steps.length, max_steps: MAX_STEPS_PER_TASK },
+    );
+  }
   const last = ctx.db.one<{ n: number | null }>(
     "SELECT MAX(ordinal) AS n FROM steps WHERE task_id = ? AND parent_step_id IS ?",
     taskId,

@@ -181,6 +181,15 @@ function listItem(row: EntityRow) {
   };
 }
 
+/** Pagination of an id-ordered list: the cursor is the last id shown. */
+const idPaginationSchema = z.object({
+  cursor: z.string().nullable(),
+  next_cursor: z.string().optional(),
+  has_more: z.boolean(),
+  limit: z.number(),
+  count: z.number(),
+});
+
 const idCursor = z
   .string()
   .regex(/^(PLAN|TASK)-[0-9]{3,}$/)
@@ -209,20 +218,8 @@ export const tasksContext = defineCommand({
     counts: z.object({ plans: z.number(), tasks: z.number() }),
     plans: z.array(itemSchema),
     tasks: z.array(itemSchema),
-    plans_pagination: z.object({
-      cursor: z.string().nullable(),
-      next_cursor: z.string().optional(),
-      has_more: z.boolean(),
-      limit: z.number(),
-      count: z.number(),
-    }),
-    tasks_pagination: z.object({
-      cursor: z.string().nullable(),
-      next_cursor: z.string().optional(),
-      has_more: z.boolean(),
-      limit: z.number(),
-      count: z.number(),
-    }),
+    plans_pagination: idPaginationSchema,
+    tasks_pagination: idPaginationSchema,
   },
   budget: { lists: ["tasks", "plans"], keep: ["id", "kind", "status"], newestFirst: false },
   handler: (ctx, args) => {
@@ -286,7 +283,7 @@ export const tasksDelta = defineCommand({
       path: string | null;
       payload_json: string | null;
     }>(
-      `SELECT tick, event_id, ts_ms, type, task_id, path, payload_json FROM journal
+      `SELECT tick, event_id, ts_ms, type, task_id, path, payload_json FROM journal INDEXED BY ${args.target ? "journal_by_task" : "journal_task_events"}
        WHERE tick > ? AND type IS NOT NULL${args.target ? " AND task_id = ?" : ""} ORDER BY tick LIMIT ${args.limit + 1}`,
       args.since,
       ...(args.target ? [args.target] : []),
