@@ -212,6 +212,12 @@ describe("tasks: single organism", () => {
       }),
     ]);
 
+    const extra = await ok("tasks_decompose", { workspace, task, parent_path: "s:0", steps: [{ title: "child" }] });
+    const removed = await ok("tasks_delete", { workspace, target: task, path: "s:0.s:0" });
+    expect(removed).toMatchObject({ deleted: [extra.steps[0].id], events: [{ type: "step_deleted", path: "s:0.s:0" }] });
+    expect((await ok("tasks_radar", { workspace, task })).steps.total).toBe(1);
+    const afterStepDelete = await ok("graph_query", { workspace, branch: "task/TASK-001", doc: "TASK-001-graph" });
+    expect(afterStepDelete.nodes.map((node: { id: string }) => node.id)).not.toContain(`step:${extra.steps[0].id}`);
     await ok("branch_create", { workspace, name: "before-delete", from: "task/TASK-001" });
     const deleted = await ok("tasks_delete", { workspace, target: task });
     expect(deleted.deleted).toEqual([task]);

@@ -7,8 +7,8 @@ import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { normalizeTags } from "../graph/graph.schema";
-import { emitEvent, projectEntity, projectIntoPlan, tombstoneEntity } from "./ingest";
-import { explicitTarget, reasoningRef, resolveTarget } from "./targets";
+import { emitEvent, projectEntity, projectIntoPlan, tombstoneEntity, tombstoneSteps } from "./ingest";
+import { explicitTarget, reasoningRef, resolveStep, resolveTarget } from "./targets";
 import {
   entitySchema,
   eventSchema,
@@ -20,6 +20,7 @@ import {
   planIdSchema,
   reasoningRefSchema,
   stepSchema,
+  stepSelectorFields,
   type TaskEvent,
   tagsSchema,
   targetFields,
@@ -29,6 +30,7 @@ import {
 import {
   checkRevision,
   clearFocus,
+  deleteStepTree,
   deleteTask,
   type EntityChanges,
   focusOf,
@@ -244,16 +246,36 @@ export const tasksComplete = defineCommand({
 export const tasksDelete = defineCommand({
   name: "tasks.delete",
   tool: "tasks_delete",
-  title: "Delete a plan or task",
+  title: "Delete a plan, task or step",
   description:
-    "Delete a task with its steps, or a plan with its tasks. The journal, the traces and the graph tombstones keep the history. Needs an explicit target (never the focus).",
+    "Delete a task with its steps, a plan with its tasks, or (with step_id or path) one step and its sub-steps. The journal, the traces and the graph tombstones keep the history. Needs an explicit target (never the focus).",
   kind: "write",
   destructive: true,
-  input: { target: targetSchema, expected_revision: expectedRevision },
-  output: { deleted: z.array(z.string()), events: eventsOutput },
+  input: {
+    target: targetSchema,
+    step_id: stepSelectorFields.step_id,
+    path: stepSelectorFields.path,
+    expected_revision: expectedRevision,
+  },
+  output: { deleted: z.array(z.string()), revision: z.number().optional(), events: eventsOutput },
   handler: (ctx, args) => {
     const entity = requireEntity(ctx.db, explicitTarget({ target: args.target }) as string);
     checkRevision(entity, args.expected_revision);
+    if (args.step_id !== undefined || args.path !== undefined) {
+      if (entity.kind !== "task")
+        fail("INVALID_INPUT", `${entity.id} is a plan; steps belong to tasks.`, "Pass a TASK-### target.", { id: entity.id });
+      const step = resolveStep(ctx.db, entity, { step_id: args.step_id, path: args.path });
+      const removed = deleteStepTree(ctx.db, step);
+      const next = updateEntity(ctx, entity, {});
+      const event = emitEvent(ctx, next, {
+        type: "step_deleted",
+        path: step.path,
+        payload: { step_id: step.id, steps: removed.map((row) => row.id) },
+        summary: `${removed.length} step(s) deleted`,
+      });
+      tombstoneSteps(ctx, next, removed);
+      return { deleted: removed.map((row) => row.id), revision: next.revision, events: [event] };
+    }
     const doomed = entity.kind === "plan" ? [...tasksOfPlan(ctx.db, entity.id), entity] : [entity];
     const events: TaskEvent[] = [];
     for (const row of doomed) {
