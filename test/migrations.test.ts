@@ -23,6 +23,7 @@ const TABLES = [
   "idempotency_keys",
   "journal",
   "reflog",
+  "step_leases",
   "steps",
   "tags",
   "task_proofs",
@@ -46,6 +47,7 @@ describe("workspace migrations", () => {
         { id: 2, name: "graph" },
         { id: 3, name: "graph_heads_by_key" },
         { id: 4, name: "tasks" },
+        { id: 5, name: "step_leases" },
       ]);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
       expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([

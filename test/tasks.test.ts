@@ -1,7 +1,7 @@
 // End-to-end: the tasks subsystem through the real MCP endpoint (toolset=full): plans, tasks and steps,
 // focus-first targeting, revisions, proof gates, the single organism (journal, trace, projection), views.
 import { describe, expect, it } from "vitest";
-import { as, failure, ok } from "./helpers/mcp";
+import { as, callTool, failure, ok } from "./helpers/mcp";
 
 async function planWithTask(workspace: string, steps: { title: string; success_criteria?: string[]; tests?: string[] }[] = []) {
   const plan = await ok("tasks_create", { workspace, title: "Ship the cache" });
@@ -342,5 +342,70 @@ describe("reasoning commands aimed at plans and tasks (seed 001 focus-first targ
     expect(both.code).toBe("INVALID_INPUT");
     expect((await failure("show", { workspace, target: task, doc: "notes" }, alice)).code).toBe("INVALID_INPUT");
     expect((await failure("graph_query", { workspace, target: "TASK-404" }, alice)).code).toBe("UNKNOWN_ID");
+  });
+});
+
+describe("tasks: step leases", () => {
+  it("lets one agent hold a step: others are refused until release, expiry by ticks, or a journaled takeover", async () => {
+    const workspace = "tasks/leases";
+    const alice = await as("alice");
+    const bob = await as("bob");
+    const { task } = await planWithTask(workspace, [{ title: "a" }, { title: "b" }, { title: "c" }]);
+
+    const claimed = await ok("tasks_step_lease_claim", { workspace, task, path: "s:0" }, alice);
+    expect(claimed.lease).toMatchObject({ path: "s:0", holder: "alice", expires_tick: claimed.events[0].tick + 2000 });
+    expect(claimed.events.map((event: { type: string }) => event.type)).toEqual(["step_lease_claimed"]);
+    expect((await ok("tasks_step_lease_claim", { workspace, task, path: "s:0" }, alice)).events).toEqual([]);
+
+    const held = await failure("tasks_define", { workspace, task, path: "s:0", title: "bob's" }, bob);
+    expect(held).toMatchObject({ code: "STEP_LEASE_HELD", details: { holder: "alice", expires_tick: claimed.lease.expires_tick } });
+    for (const [tool, args] of [
+      ["tasks_close_step", {}],
+      ["tasks_note", { note: "x" }],
+      ["tasks_evidence_capture", { checks: ["CMD: x"] }],
+    ] as const) {
+      expect((await failure(tool, { workspace, task, path: "s:0", ...args }, bob)).code).toBe("STEP_LEASE_HELD");
+    }
+    expect((await failure("tasks_delete", { workspace, target: task, path: "s:0" }, bob)).code).toBe("STEP_LEASE_HELD");
+    expect((await failure("tasks_delete", { workspace, target: task }, bob)).code).toBe("STEP_LEASE_HELD");
+    expect((await ok("tasks_define", { workspace, task, path: "s:0", title: "alice's" }, alice)).step.title).toBe("alice's");
+    expect((await failure("tasks_step_lease_renew", { workspace, task, path: "s:0" }, bob)).code).toBe("STEP_LEASE_NOT_HELD");
+    expect((await failure("tasks_step_lease_release", { workspace, task, path: "s:0" }, bob)).code).toBe("STEP_LEASE_NOT_HELD");
+    expect((await failure("tasks_step_lease_claim", { workspace, task, path: "s:0", agent_id: "alice" }, bob)).code).toBe("FORBIDDEN");
+
+    // Takeover is explicit and journaled.
+    const taken = await ok("tasks_step_lease_claim", { workspace, task, path: "s:0", force: true }, bob);
+    expect(taken.events).toEqual([
+      expect.objectContaining({ type: "step_lease_taken_over", payload: expect.objectContaining({ previous_holder: "alice" }) }),
+    ]);
+    expect((await failure("tasks_define", { workspace, task, path: "s:0", title: "x" }, alice)).details?.holder).toBe("bob");
+    expect((await ok("tasks_step_lease_release", { workspace, task, path: "s:0" }, bob)).lease).toBeNull();
+    expect((await ok("tasks_define", { workspace, task, path: "s:0", title: "free again" }, alice)).step.title).toBe("free again");
+
+    // Expiry runs on the tick clock: three more journaled writes and a 3-tick lease is gone.
+    await ok("tasks_step_lease_claim", { workspace, task, path: "s:1", ticks: 3 }, alice);
+    expect((await failure("tasks_define", { workspace, task, path: "s:1", title: "x" }, bob)).code).toBe("STEP_LEASE_HELD");
+    for (let i = 0; i < 3; i++) await ok("notes_commit", { workspace, content: `tick ${i}` }, bob);
+    const expired = await ok("tasks_step_lease_get", { workspace, task, path: "s:1" }, bob);
+    expect(expired).toMatchObject({ lease: null, expired: { holder: "alice" } });
+    expect((await ok("tasks_define", { workspace, task, path: "s:1", title: "bob's now" }, bob)).step.title).toBe("bob's now");
+    expect((await failure("tasks_step_lease_renew", { workspace, task, path: "s:1" }, alice)).code).toBe("STEP_LEASE_NOT_HELD");
+  });
+
+  it("gives a step to exactly one of two agents claiming it at the same moment", async () => {
+    const workspace = "tasks/lease-race";
+    const { task } = await planWithTask(workspace, [{ title: "contended" }]);
+    const agents = await Promise.all(["alice", "bob", "carol"].map((agent) => as(agent)));
+    const results = await Promise.all(
+      agents.map((options) => callTool("tasks_step_lease_claim", { workspace, task, path: "s:0" }, options)),
+    );
+    const winners = results.filter((result) => !result.isError);
+    expect(winners).toHaveLength(1);
+    const losers = results
+      .filter((result) => result.isError)
+      .map((result) => (result.structuredContent as { error: { code: string } }).error.code);
+    expect(losers).toEqual(["STEP_LEASE_HELD", "STEP_LEASE_HELD"]);
+    const holder = (winners[0]?.structuredContent as { lease: { holder: string } }).lease.holder;
+    expect((await ok("tasks_step_lease_get", { workspace, task, path: "s:0" })).lease.holder).toBe(holder);
   });
 });

@@ -3,6 +3,7 @@ import init from "../../migrations/0001_init.sql";
 import graph from "../../migrations/0002_graph.sql";
 import graphHeadsByKey from "../../migrations/0003_graph_heads_by_key.sql";
 import tasks from "../../migrations/0004_tasks.sql";
+import stepLeases from "../../migrations/0005_step_leases.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
@@ -10,4 +11,5 @@ export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 2, name: "graph", sql: graph },
   { id: 3, name: "graph_heads_by_key", sql: graphHeadsByKey },
   { id: 4, name: "tasks", sql: tasks },
+  { id: 5, name: "step_leases", sql: stepLeases },
 ];

@@ -8,6 +8,7 @@ import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
 import { emitEvent } from "./ingest";
+import { requireLeaseFree } from "./leases.store";
 import { proofSummary, type Receipt, receiptOf, weakProofWarnings } from "./proof";
 import { resolveStep, resolveTask } from "./targets";
 import { CHECKPOINTS, type Checkpoint, eventSchema, MAX_STEP_ITEM_CHARS, stepSelectorFields, targetFields } from "./tasks.schema";
@@ -67,6 +68,7 @@ export const tasksEvidenceCapture = defineCommand({
     const task = resolveTask(ctx, args, "tasks_evidence_capture");
     const named = args.step !== undefined || args.step_id !== undefined || args.path !== undefined;
     const step = named ? resolveStep(ctx.db, task, args) : undefined;
+    if (step) requireLeaseFree(ctx, step);
     const checks = args.checks ?? [];
     const artifacts = args.artifacts ?? [];
     if (checks.length + artifacts.length === 0) {

@@ -10,6 +10,7 @@ import { fail } from "../../shared/errors";
 import type { Warning } from "../../shared/result";
 import { writeNote } from "../docs/docs.rules";
 import { emitEvent, projectEntity } from "./ingest";
+import { requireLeaseFree } from "./leases.store";
 import { checkCloseGates, proofSummary } from "./proof";
 import { canonicalBranch, reasoningRef, resolveStep, resolveTask, type StepArgs, type TargetArgs } from "./targets";
 import {
@@ -41,7 +42,9 @@ interface StepCall {
 function stepCall(ctx: CommandContext, args: TargetArgs & StepArgs & { expected_revision?: number | undefined }, tool: string): StepCall {
   const task = resolveTask(ctx, args, tool);
   checkRevision(task, args.expected_revision);
-  return { task, step: resolveStep(ctx.db, task, args) };
+  const step = resolveStep(ctx.db, task, args);
+  requireLeaseFree(ctx, step);
+  return { task, step };
 }
 
 /** Saves the step, bumps the task's revision, emits the events, refreshes the projection. */
@@ -81,6 +84,7 @@ export const tasksDecompose = defineCommand({
       args.parent_path === undefined && args.parent_step_id === undefined
         ? undefined
         : resolveStep(ctx.db, task, { path: args.parent_path, step_id: args.parent_step_id });
+    if (parent) requireLeaseFree(ctx, parent);
     const steps = insertSteps(ctx, task.id, parent, args.steps);
     const next = updateEntity(ctx, task, {});
     const event = emitEvent(ctx, next, {
@@ -168,6 +172,7 @@ export const tasksNote = defineCommand({
     const task = resolveTask(ctx, args, "tasks_note");
     const named = args.step !== undefined || args.step_id !== undefined || args.path !== undefined;
     const step = named ? resolveStep(ctx.db, task, args) : undefined;
+    if (step) requireLeaseFree(ctx, step);
     const next = updateEntity(ctx, task, {});
     const event = emitEvent(ctx, next, {
       type: "step_noted",

@@ -2,6 +2,7 @@
 
 import { tasksDiagnostics } from "./diagnostics.commands";
 import { tasksEvidenceCapture } from "./evidence.commands";
+import { tasksStepLeaseClaim, tasksStepLeaseGet, tasksStepLeaseRelease, tasksStepLeaseRenew } from "./leases.commands";
 import {
   tasksBlock,
   tasksCloseStep,
@@ -29,6 +30,10 @@ export const TASK_COMMANDS = [
   tasksComplete,
   tasksDelete,
   tasksEvidenceCapture,
+  tasksStepLeaseClaim,
+  tasksStepLeaseRenew,
+  tasksStepLeaseRelease,
+  tasksStepLeaseGet,
   tasksFocusSet,
   tasksFocusGet,
   tasksFocusClear,

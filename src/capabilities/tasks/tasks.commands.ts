@@ -8,6 +8,7 @@ import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { normalizeTags } from "../graph/graph.schema";
 import { emitEvent, projectEntity, projectIntoPlan, tombstoneEntity, tombstoneSteps } from "./ingest";
+import { requireLeaseFree } from "./leases.store";
 import { explicitTarget, reasoningRef, resolveStep, resolveTarget } from "./targets";
 import {
   entitySchema,
@@ -40,6 +41,8 @@ import {
   requireChanges,
   requireEntity,
   setFocus,
+  stepsOf,
+  subtreeOf,
   tasksOfPlan,
   toEntity,
   toStep,
@@ -265,6 +268,7 @@ export const tasksDelete = defineCommand({
       if (entity.kind !== "task")
         fail("INVALID_INPUT", `${entity.id} is a plan; steps belong to tasks.`, "Pass a TASK-### target.", { id: entity.id });
       const step = resolveStep(ctx.db, entity, { step_id: args.step_id, path: args.path });
+      for (const row of subtreeOf(ctx.db, step)) requireLeaseFree(ctx, row);
       const removed = deleteStepTree(ctx.db, step);
       const next = updateEntity(ctx, entity, {});
       const event = emitEvent(ctx, next, {
@@ -278,6 +282,7 @@ export const tasksDelete = defineCommand({
     }
     const doomed = entity.kind === "plan" ? [...tasksOfPlan(ctx.db, entity.id), entity] : [entity];
     const events: TaskEvent[] = [];
+    for (const row of doomed) for (const step of stepsOf(ctx.db, row.id)) requireLeaseFree(ctx, step);
     for (const row of doomed) {
       const steps = deleteTask(ctx.db, row.id);
       events.push(

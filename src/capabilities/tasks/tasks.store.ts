@@ -369,11 +369,17 @@ export function writeStep(db: Db, row: StepRow, isNew = false): void {
   db.run(`${isNew ? "INSERT" : "REPLACE"} INTO steps (${STEP_COLUMNS}) VALUES (${placeholders})`, ...values);
 }
 
-/** Deletes a step and its descendants (and their proofs); returns the deleted rows. */
+/** A step and its descendants. */
+export function subtreeOf(db: Db, step: StepRow): StepRow[] {
+  return stepsOf(db, step.task_id).filter((row) => row.path === step.path || row.path.startsWith(`${step.path}.`));
+}
+
+/** Deletes a step and its descendants (and their proofs and leases); returns the deleted rows. */
 export function deleteStepTree(db: Db, step: StepRow): StepRow[] {
-  const doomed = stepsOf(db, step.task_id).filter((row) => row.path === step.path || row.path.startsWith(`${step.path}.`));
+  const doomed = subtreeOf(db, step);
   const ids = JSON.stringify(doomed.map((row) => row.id));
   db.run("DELETE FROM task_proofs WHERE step_id IN (SELECT value FROM json_each(?))", ids);
+  db.run("DELETE FROM step_leases WHERE step_id IN (SELECT value FROM json_each(?))", ids);
   // Children first: a parent's row is referenced by its children.
   for (const row of [...doomed].sort((a, b) => b.path.length - a.path.length)) db.run("DELETE FROM steps WHERE id = ?", row.id);
   return doomed;
@@ -383,6 +389,7 @@ export function deleteStepTree(db: Db, step: StepRow): StepRow[] {
 export function deleteTask(db: Db, taskId: string): StepRow[] {
   const steps = stepsOf(db, taskId);
   db.run("DELETE FROM task_proofs WHERE task_id = ?", taskId);
+  db.run("DELETE FROM step_leases WHERE task_id = ?", taskId);
   for (const row of [...steps].sort((a, b) => b.path.length - a.path.length)) db.run("DELETE FROM steps WHERE id = ?", row.id);
   db.run("DELETE FROM focus WHERE target_id = ?", taskId);
   db.run("DELETE FROM tasks WHERE id = ?", taskId);
