@@ -409,3 +409,53 @@ describe("tasks: step leases", () => {
     expect((await ok("tasks_step_lease_get", { workspace, task, path: "s:0" })).lease.holder).toBe(holder);
   });
 });
+
+describe("tasks: macros and templates", () => {
+  it("starts from a template in the Inbox and focuses it, closes steps one call each, and finishes once", async () => {
+    const workspace = "tasks/macros";
+    const alice = await as("alice");
+    const templates = await ok("tasks_templates_list", { workspace }, alice);
+    expect(templates.templates.map((t: { id: string }) => t.id)).toEqual(["basic-task", "principal-task", "basic-plan", "principal-plan"]);
+
+    const started = await ok("tasks_macro_start", { workspace, title: "Fix the flaky test" }, alice);
+    expect(started).toMatchObject({ task_id: "TASK-001", plan_id: "PLAN-001", template: "basic-task", focus: "TASK-001" });
+    expect(started.steps.map((step: { path: string }) => step.path)).toEqual(["s:0", "s:1", "s:2"]);
+    expect(started.events.map((event: { type: string }) => event.type)).toEqual(["plan_created", "task_created", "steps_added"]);
+    expect((await ok("tasks_radar", { workspace, target: "PLAN-001" }, alice)).target.title).toBe("Inbox");
+    expect((await ok("tasks_focus_get", { workspace }, alice)).focus).toBe("TASK-001");
+
+    // A second start while focused on a task files the new task under the same plan.
+    const second = await ok("tasks_macro_start", { workspace, title: "Second", template: "principal-task" }, alice);
+    expect(second.plan_id).toBe("PLAN-001");
+    expect(second.steps[3]).toMatchObject({ path: "s:3", proof_modes: { tests: "require" } });
+    const mismatch = await failure("tasks_macro_start", { workspace, title: "x", plan: "PLAN-001", plan_title: "Not the inbox" }, alice);
+    expect(mismatch.code).toBe("INVALID_INPUT");
+    const planned = await ok("tasks_macro_start", { workspace, title: "Planned", plan: "Release 2", plan_template: "basic-plan" }, alice);
+    expect(planned.plan_id).toBe("PLAN-002");
+    expect((await ok("tasks_radar", { workspace, target: "PLAN-002" }, alice)).target.contract).toContain("- [ ] Scope");
+
+    await ok("tasks_focus_set", { workspace, target: "TASK-001" }, alice);
+    const early = await failure("tasks_macro_finish", { workspace }, alice);
+    expect(early.code).toBe("INVALID_INPUT");
+    expect(early.actions?.[0]?.tool).toBe("tasks_macro_close_step");
+    for (const path of ["s:0", "s:1", "s:2"]) {
+      const closed = await ok("tasks_macro_close_step", { workspace }, alice);
+      expect(closed.closed.path).toBe(path);
+    }
+    const finished = await ok("tasks_macro_finish", { workspace, final_note: "Root cause: a shared temp dir." }, alice);
+    expect(finished).toMatchObject({ task: "TASK-001", status: "DONE", events: [{ type: "task_completed" }] });
+    const again = await ok("tasks_macro_finish", { workspace }, alice);
+    expect(again).toMatchObject({ status: "DONE", events: [] });
+    expect(again.warnings).toEqual([expect.objectContaining({ code: "ALREADY_DONE" })]);
+    const notes = await ok("show", { workspace, target: "TASK-001", doc_kind: "notes" }, alice);
+    expect(notes.entries.map((entry: { content: string }) => entry.content)).toEqual(["Root cause: a shared temp dir."]);
+    expect((await ok("tasks_macro_close_step", { workspace }, alice)).warnings).toEqual([
+      expect.objectContaining({ code: "ALREADY_DONE" }),
+    ]);
+
+    // The principal template's proof step refuses to close without receipts.
+    await ok("tasks_focus_set", { workspace, target: second.task_id }, alice);
+    for (let i = 0; i < 3; i++) await ok("tasks_macro_close_step", { workspace }, alice);
+    expect((await failure("tasks_macro_close_step", { workspace }, alice)).code).toBe("PROOF_REQUIRED");
+  });
+});

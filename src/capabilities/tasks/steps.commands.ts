@@ -33,7 +33,7 @@ import { checkRevision, type EntityRow, insertSteps, requireChanges, type StepRo
 
 const stepOutput = { task: z.string(), revision: z.number(), step: stepSchema, events: z.array(eventSchema) };
 
-interface StepCall {
+export interface StepCall {
   task: EntityRow;
   step: StepRow;
 }
@@ -258,6 +258,25 @@ export const tasksDone = defineCommand({
   },
 });
 
+export const closeCheckpointsSchema = z.union([z.enum(["gate", "all"]), z.record(z.enum(CHECKPOINTS), z.boolean())]);
+
+/** Confirms the named checkpoints and closes the step atomically (step_verified, step_done). */
+export function closeStep(ctx: CommandContext, call: StepCall, checkpoints: z.infer<typeof closeCheckpointsSchema>) {
+  const names: Checkpoint[] =
+    checkpoints === "gate"
+      ? ["criteria", "tests"]
+      : checkpoints === "all"
+        ? [...CHECKPOINTS]
+        : CHECKPOINTS.filter((name) => (checkpoints as Record<string, boolean>)[name] === true);
+  const verified = applyCheckpoints(call.step, Object.fromEntries(names.map((name) => [name, { confirmed: true }])));
+  const { next, warnings } = completeStep(ctx, verified.next);
+  for (const warning of warnings) ctx.warn(warning);
+  return commitStep(ctx, call, next, [
+    { type: "step_verified", payload: { step_id: next.id, checkpoints: verified.changed }, summary: verified.changed.join(", ") },
+    { type: "step_done", payload: { step_id: next.id }, summary: next.title },
+  ]);
+}
+
 export const tasksCloseStep = defineCommand({
   name: "tasks.close_step",
   tool: "tasks_close_step",
@@ -270,25 +289,10 @@ export const tasksCloseStep = defineCommand({
     ...targetFields,
     ...stepSelectorFields,
     expected_revision: expectedRevision,
-    checkpoints: z.union([z.enum(["gate", "all"]), z.record(z.enum(CHECKPOINTS), z.boolean())]).default("gate"),
+    checkpoints: closeCheckpointsSchema.default("gate"),
   },
   output: stepOutput,
-  handler: (ctx, args) => {
-    const call = stepCall(ctx, args, "tasks_close_step");
-    const names: Checkpoint[] =
-      args.checkpoints === "gate"
-        ? ["criteria", "tests"]
-        : args.checkpoints === "all"
-          ? [...CHECKPOINTS]
-          : CHECKPOINTS.filter((name) => (args.checkpoints as Record<string, boolean>)[name] === true);
-    const verified = applyCheckpoints(call.step, Object.fromEntries(names.map((name) => [name, { confirmed: true }])));
-    const { next, warnings } = completeStep(ctx, verified.next);
-    for (const warning of warnings) ctx.warn(warning);
-    return commitStep(ctx, call, next, [
-      { type: "step_verified", payload: { step_id: next.id, checkpoints: verified.changed }, summary: verified.changed.join(", ") },
-      { type: "step_done", payload: { step_id: next.id }, summary: next.title },
-    ]);
-  },
+  handler: (ctx, args) => closeStep(ctx, stepCall(ctx, args, "tasks_close_step"), args.checkpoints),
 });
 
 export const tasksProgress = defineCommand({

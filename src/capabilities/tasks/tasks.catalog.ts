@@ -3,6 +3,7 @@
 import { tasksDiagnostics } from "./diagnostics.commands";
 import { tasksEvidenceCapture } from "./evidence.commands";
 import { tasksStepLeaseClaim, tasksStepLeaseGet, tasksStepLeaseRelease, tasksStepLeaseRenew } from "./leases.commands";
+import { tasksMacroCloseStep, tasksMacroFinish, tasksMacroStart, tasksTemplatesList } from "./macros.commands";
 import {
   tasksBlock,
   tasksCloseStep,
@@ -41,4 +42,8 @@ export const TASK_COMMANDS = [
   tasksContext,
   tasksDelta,
   tasksDiagnostics,
+  tasksMacroStart,
+  tasksMacroCloseStep,
+  tasksMacroFinish,
+  tasksTemplatesList,
 ];

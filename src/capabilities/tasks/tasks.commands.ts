@@ -4,6 +4,7 @@
  * the call's transaction.
  */
 import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { normalizeTags } from "../graph/graph.schema";
@@ -16,8 +17,11 @@ import {
   expectedRevision,
   longText,
   MAX_NEW_STEPS,
+  type NewStep,
   newStepSchema,
   PRIORITIES,
+  type ProofCheckpoint,
+  type ProofMode,
   planIdSchema,
   reasoningRefSchema,
   stepSchema,
@@ -34,12 +38,15 @@ import {
   deleteStepTree,
   deleteTask,
   type EntityChanges,
+  type EntityRow,
   focusOf,
   insertEntity,
   insertSteps,
+  type NewEntity,
   orderedSteps,
   requireChanges,
   requireEntity,
+  type StepRow,
   setFocus,
   stepsOf,
   subtreeOf,
@@ -47,9 +54,49 @@ import {
   toEntity,
   toStep,
   updateEntity,
+  writeStep,
 } from "./tasks.store";
 
 const eventsOutput = z.array(eventSchema);
+
+/**
+ * Creates a plan or a task (with steps, each optionally with proof modes), emits its events and
+ * projects it (into its plan's graph too). Shared by tasks_create and tasks_macro_start.
+ */
+export function createEntity(
+  ctx: CommandContext,
+  fields: NewEntity,
+  plan: EntityRow | undefined,
+  newSteps: (NewStep & { proof_modes?: Partial<Record<ProofCheckpoint, ProofMode>> | undefined })[],
+): { entity: EntityRow; steps: StepRow[]; events: TaskEvent[] } {
+  const entity = insertEntity(ctx, fields);
+  const events: TaskEvent[] = [
+    emitEvent(ctx, entity, {
+      type: entity.kind === "plan" ? "plan_created" : "task_created",
+      payload: { title: entity.title, ...(plan ? { plan_id: plan.id } : {}) },
+      summary: entity.title,
+    }),
+  ];
+  const steps = newSteps.length > 0 ? insertSteps(ctx, entity.id, undefined, newSteps) : [];
+  steps.forEach((step, index) => {
+    const modes = newSteps[index]?.proof_modes;
+    if (modes === undefined) return;
+    for (const [name, mode] of Object.entries(modes)) step[`proof_${name as ProofCheckpoint}_mode`] = mode;
+    writeStep(ctx.db, step);
+  });
+  if (steps.length > 0) {
+    events.push(
+      emitEvent(ctx, entity, {
+        type: "steps_added",
+        payload: { steps: steps.map((step) => ({ id: step.id, path: step.path, title: step.title })) },
+        summary: `${steps.length} step(s)`,
+      }),
+    );
+  }
+  projectEntity(ctx, entity, steps);
+  if (plan) projectIntoPlan(ctx, plan, entity);
+  return { entity, steps, events };
+}
 
 export const tasksCreate = defineCommand({
   name: "tasks.create",
@@ -104,35 +151,7 @@ export const tasksCreate = defineCommand({
     const plan = args.parent === undefined ? undefined : requireEntity(ctx.db, args.parent);
     if (plan && plan.kind !== "plan")
       fail("INVALID_INPUT", `${plan.id} is a task; a task's parent is a plan.`, "Pass a PLAN-### parent.", { parent: plan.id });
-    const entity = insertEntity(ctx, {
-      kind,
-      plan_id: plan?.id ?? null,
-      title: args.title,
-      description: args.description,
-      context: args.context,
-      contract: args.contract,
-      priority: args.priority,
-      tags: args.tags,
-    });
-    const events: TaskEvent[] = [
-      emitEvent(ctx, entity, {
-        type: kind === "plan" ? "plan_created" : "task_created",
-        payload: { title: entity.title, ...(plan ? { plan_id: plan.id } : {}) },
-        summary: entity.title,
-      }),
-    ];
-    const steps = args.steps && args.steps.length > 0 ? insertSteps(ctx, entity.id, undefined, args.steps) : [];
-    if (steps.length > 0) {
-      events.push(
-        emitEvent(ctx, entity, {
-          type: "steps_added",
-          payload: { steps: steps.map((step) => ({ id: step.id, path: step.path, title: step.title })) },
-          summary: `${steps.length} step(s)`,
-        }),
-      );
-    }
-    projectEntity(ctx, entity, steps);
-    if (plan) projectIntoPlan(ctx, plan, entity);
+    const { entity, steps, events } = createEntity(ctx, { ...args, kind, plan_id: plan?.id ?? null }, plan, args.steps ?? []);
     return {
       id: entity.id,
       qualified_id: `${ctx.workspace}:${entity.id}`,
@@ -190,6 +209,30 @@ export const tasksEdit = defineCommand({
 
 const PARK_MAX_SECONDS = 365 * 24 * 3600;
 
+/** Sets a final or parked status (DONE needs every step of a task completed), emits task_completed. */
+export function finishEntity(ctx: CommandContext, entity: EntityRow, status: "DONE" | "PARKED" | "CANCELED", parkedUntil: number | null) {
+  if (status === "DONE" && entity.kind === "task") {
+    const open = orderedSteps(ctx.db, entity.id).filter((step) => step.completed === 0);
+    if (open.length > 0) {
+      fail(
+        "INVALID_INPUT",
+        `${entity.id} has ${open.length} open step(s) (first: ${open[0]?.path}); a task is DONE when all its steps are.`,
+        "Close the open steps (`tasks_close_step` or `tasks_macro_close_step`), or park or cancel the task instead.",
+        { task: entity.id, open: open.slice(0, 10).map((step) => ({ id: step.id, path: step.path })) },
+        [{ tool: "tasks_macro_close_step", args: { task: entity.id }, why: "Close the next open step." }],
+      );
+    }
+  }
+  const next = updateEntity(ctx, entity, { status, parked_until_ms: status === "PARKED" ? parkedUntil : null });
+  const event = emitEvent(ctx, next, {
+    type: "task_completed",
+    payload: { status: next.status, ...(next.parked_until_ms !== null ? { parked_until_ms: next.parked_until_ms } : {}) },
+    summary: `status ${next.status}`,
+  });
+  projectEntity(ctx, next);
+  return { next, event };
+}
+
 export const tasksComplete = defineCommand({
   name: "tasks.complete",
   tool: "tasks_complete",
@@ -223,25 +266,8 @@ export const tasksComplete = defineCommand({
       fail("INVALID_INPUT", "Give parked_for_s or parked_until_ms, not both.", "Keep one of them.", {
         fields: ["parked_for_s", "parked_until_ms"],
       });
-    if (args.status === "DONE" && entity.kind === "task") {
-      const open = orderedSteps(ctx.db, entity.id).filter((step) => step.completed === 0);
-      if (open.length > 0) {
-        fail(
-          "INVALID_INPUT",
-          `${entity.id} has ${open.length} open step(s) (first: ${open[0]?.path}); a task is DONE when all its steps are.`,
-          "Close the open steps (`tasks_close_step`), or park or cancel the task instead.",
-          { task: entity.id, open: open.slice(0, 10).map((step) => ({ id: step.id, path: step.path })) },
-        );
-      }
-    }
     const parkedUntil = args.parked_for_s !== undefined ? ctx.nowMs + args.parked_for_s * 1000 : (args.parked_until_ms ?? null);
-    const next = updateEntity(ctx, entity, { status: args.status, parked_until_ms: args.status === "PARKED" ? parkedUntil : null });
-    const event = emitEvent(ctx, next, {
-      type: "task_completed",
-      payload: { status: next.status, ...(next.parked_until_ms !== null ? { parked_until_ms: next.parked_until_ms } : {}) },
-      summary: `status ${next.status}`,
-    });
-    projectEntity(ctx, next);
+    const { next, event } = finishEntity(ctx, entity, args.status, parkedUntil);
     return { id: next.id, revision: next.revision, entity: toEntity(next), events: [event] };
   },
 });
