@@ -59,6 +59,15 @@ CREATE TABLE steps (
   updated_at_ms INTEGER NOT NULL
 ) STRICT;
 CREATE UNIQUE INDEX steps_by_path ON steps (task_id, path);
+
+-- The next ordinal under each parent (`''` for a task's top level): kept after deletes, so a deleted
+-- step's path is never given to another step.
+CREATE TABLE step_ordinals (
+  task_id TEXT NOT NULL REFERENCES tasks (id),
+  parent_step_id TEXT NOT NULL,
+  next_ordinal INTEGER NOT NULL,
+  PRIMARY KEY (task_id, parent_step_id)
+) STRICT, WITHOUT ROWID;
 CREATE INDEX steps_by_parent ON steps (task_id, parent_step_id, ordinal);
 
 -- Proof attached to a checkpoint of a task or step: check lines (`CMD:` / `LINK:` receipts, or plain

@@ -130,6 +130,13 @@ describe("tasks: checkpoints and proof gates", () => {
     expect(placeholder.captured).toMatchObject({ receipts: { CMD: 0, LINK: 0 }, placeholders: 1 });
     expect((await failure("tasks_close_step", { workspace, task, path: "s:0" })).code).toBe("PROOF_REQUIRED");
 
+    const templated = await ok("tasks_evidence_capture", {
+      workspace,
+      task,
+      path: "s:0",
+      artifacts: [{ kind: "cmd_output", command: "<fill: the command you ran>", stdout: "ok" }],
+    });
+    expect(templated.captured).toMatchObject({ receipts: { CMD: 0, LINK: 0 }, placeholders: 1 });
     const half = await ok("tasks_evidence_capture", { workspace, task, path: "s:0", checks: ["CMD: npm test"] });
     expect(half.captured.receipts).toEqual({ CMD: 1, LINK: 0 });
     expect(half.warnings).toEqual([expect.objectContaining({ code: "PROOF_WEAK" })]);
@@ -182,6 +189,9 @@ describe("tasks: single organism", () => {
     );
     const planGraph = await ok("graph_query", { workspace, branch: "plan/PLAN-001", doc: "PLAN-001-graph" });
     expect(planGraph.edges).toEqual([expect.objectContaining({ from: "task:PLAN-001", rel: "contains", to: "task:TASK-001" })]);
+    await ok("tasks_edit", { workspace, task, title: "Renamed", status: "ACTIVE" });
+    const copy = await ok("graph_query", { workspace, branch: "plan/PLAN-001", doc: "PLAN-001-graph", ids: ["task:TASK-001"] });
+    expect(copy.nodes[0]).toMatchObject({ title: "Renamed", status: "active" });
 
     // Agents may link to projected nodes but not write them.
     const reserved = await failure("graph_apply", {
@@ -215,6 +225,20 @@ describe("tasks: single organism", () => {
     const extra = await ok("tasks_decompose", { workspace, task, parent_path: "s:0", steps: [{ title: "child" }] });
     const removed = await ok("tasks_delete", { workspace, target: task, path: "s:0.s:0" });
     expect(removed).toMatchObject({ deleted: [extra.steps[0].id], events: [{ type: "step_deleted", path: "s:0.s:0" }] });
+    // A deleted step's path is never given to another step.
+    const readded = await ok("tasks_decompose", { workspace, task, parent_path: "s:0", steps: [{ title: "again" }] });
+    expect(readded.steps[0].path).toBe("s:0.s:1");
+    await ok("tasks_delete", { workspace, target: task, path: "s:0.s:1" });
+    expect((await failure("branch_delete", { workspace, name: "task/TASK-001" })).code).toBe("INVALID_INPUT");
+    // Edges agents drew to projected nodes are tombstoned with them.
+    await ok("graph_apply", {
+      workspace,
+      target: task,
+      ops: [
+        { op: "node_upsert", id: "H1", type: "hypothesis" },
+        { op: "edge_upsert", from: "H1", rel: "about", to: "task:TASK-001" },
+      ],
+    });
     expect((await ok("tasks_radar", { workspace, task })).steps.total).toBe(1);
     const afterStepDelete = await ok("graph_query", { workspace, branch: "task/TASK-001", doc: "TASK-001-graph" });
     expect(afterStepDelete.nodes.map((node: { id: string }) => node.id)).not.toContain(`step:${extra.steps[0].id}`);
@@ -223,9 +247,12 @@ describe("tasks: single organism", () => {
     expect(deleted.deleted).toEqual([task]);
     expect((await failure("tasks_radar", { workspace, target: task })).code).toBe("UNKNOWN_ID");
     const graph = await ok("graph_query", { workspace, branch: "task/TASK-001", doc: "TASK-001-graph" });
-    expect(graph.nodes).toEqual([]);
+    expect(graph.nodes.map((node: { id: string }) => node.id)).toEqual(["H1"]);
+    expect(graph.edges).toEqual([]);
+    expect((await ok("graph_validate", { workspace, branch: "task/TASK-001", doc: "TASK-001-graph" })).ok).toBe(true);
     const diff = await ok("graph_diff", { workspace, from: "before-delete", to: "task/TASK-001", doc: "TASK-001-graph" });
     expect(diff.changes.map((change: { kind: string; change: string }) => `${change.kind} ${change.change}`).sort()).toEqual([
+      "edge deleted",
       "edge deleted",
       "node deleted",
       "node deleted",
@@ -252,6 +279,16 @@ describe("tasks: views", () => {
       "TASK-002",
     ]);
 
+    const all = await ok("tasks_delta", { workspace, limit: 50 });
+    const trimmed = await ok("tasks_delta", { workspace, limit: 50, max_chars: 900 });
+    expect(trimmed.budget.truncated).toBe(true);
+    const shown = trimmed.events.length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(all.events.length);
+    expect(trimmed.events.map((e: { tick: number }) => e.tick)).toEqual(all.events.slice(0, shown).map((e: { tick: number }) => e.tick));
+    expect(trimmed.pagination).toMatchObject({ has_more: true, next_cursor: trimmed.events[shown - 1].tick });
+    const resumed = await ok("tasks_delta", { workspace, since: trimmed.pagination.next_cursor, limit: 1 });
+    expect(resumed.events[0].tick).toBe(all.events[shown].tick);
     const delta = await ok("tasks_delta", { workspace, limit: 3 });
     expect(delta.events).toHaveLength(3);
     expect(delta.pagination.has_more).toBe(true);

@@ -11,6 +11,7 @@ import { nameSchema } from "../../shared/names";
 import { writeNote } from "../docs/docs.rules";
 import { branchArg, contentFields, docSchema, entrySchema } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
+import { protectReasoningBranch } from "../tasks/targets";
 import {
   type Branch,
   branchById,
@@ -200,6 +201,7 @@ export const branchDelete = defineCommand({
   handler: (ctx, args) => {
     const branch = requireBranch(ctx.db, args.name);
     if (branch.name === MAIN) fail("INVALID_INPUT", "main cannot be deleted.", "Delete the branches you created instead.");
+    protectReasoningBranch(ctx.db, branch.name);
     const children = childrenCount(ctx.db, branch.id);
     const holders = checkedOutBy(ctx.db, branch);
     if (children > 0 || holders.length > 0) {

@@ -10,7 +10,7 @@ import type { ErrorAction } from "../../shared/errors";
 import { findBranch } from "../branches/branches.store";
 import { missingCheckpoints, proofSummary } from "./proof";
 import { explicitTarget, reasoningRef, resolveTarget } from "./targets";
-import { targetFields } from "./tasks.schema";
+import { targetSchema } from "./tasks.schema";
 import { type EntityRow, findEntity, focusOf, listEntities, orderedSteps, tasksOfPlan } from "./tasks.store";
 
 /** Tasks one call examines, and issues it reports at most. */
@@ -124,7 +124,10 @@ export const tasksDiagnostics = defineCommand({
   title: "Check tasks and their reasoning",
   description: `Bounded health check: reasoning branches present, tasks without steps, ACTIVE tasks with nothing open or plans over ${ACTIVE_LIMIT} ACTIVE tasks, blocked or undefined steps, your focus on a finished task. Each issue has a recovery hint and one suggested call. Target (optional) narrows it to one plan or task; at most ${MAX_DIAGNOSED_TASKS} tasks per call.`,
   kind: "read",
-  input: { ...targetFields, max_issues: z.number().int().min(1).max(500).default(DEFAULT_MAX_ISSUES) },
+  input: {
+    target: targetSchema.optional().describe("Check one plan or task only (default: the whole workspace; your focus is not used)."),
+    max_issues: z.number().int().min(1).max(500).default(DEFAULT_MAX_ISSUES),
+  },
   output: {
     summary: z.object({ errors: z.number(), warnings: z.number(), info: z.number(), total: z.number() }),
     issues: z.array(issueSchema),

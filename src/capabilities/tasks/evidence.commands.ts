@@ -9,7 +9,7 @@ import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
 import { emitEvent } from "./ingest";
 import { requireLeaseFree } from "./leases.store";
-import { proofSummary, type Receipt, receiptOf, weakProofWarnings } from "./proof";
+import { isPlaceholder, proofSummary, type Receipt, receiptOf, weakProofWarnings } from "./proof";
 import { resolveStep, resolveTask } from "./targets";
 import { CHECKPOINTS, type Checkpoint, eventSchema, MAX_STEP_ITEM_CHARS, stepSelectorFields, targetFields } from "./tasks.schema";
 import { findStep, updateEntity } from "./tasks.store";
@@ -32,8 +32,8 @@ const artifactSchema = z.strictObject({
 type Artifact = z.infer<typeof artifactSchema>;
 
 function artifactReceipt(artifact: Artifact): Receipt | null {
-  if (artifact.kind === "cmd_output" && artifact.command !== undefined) return "CMD";
-  if (artifact.kind === "url" && artifact.url !== undefined) return "LINK";
+  if (artifact.kind === "cmd_output" && artifact.command !== undefined && !isPlaceholder(artifact.command)) return "CMD";
+  if (artifact.kind === "url" && artifact.url !== undefined && !isPlaceholder(artifact.url)) return "LINK";
   return null;
 }
 
@@ -106,12 +106,12 @@ export const tasksEvidenceCapture = defineCommand({
     });
     const checkpoints: Checkpoint[] = Array.isArray(args.checkpoint) ? [...new Set(args.checkpoint)] : [args.checkpoint];
     const items = [
-      ...checks.map((line) => ({ kind: "check" as const, receipt: receiptOf(line), body: { line }, placeholder: /<fill:/i.test(line) })),
+      ...checks.map((line) => ({ kind: "check" as const, receipt: receiptOf(line), body: { line }, placeholder: isPlaceholder(line) })),
       ...artifacts.map((artifact) => ({
         kind: "artifact" as const,
         receipt: artifactReceipt(artifact),
         body: artifact,
-        placeholder: false,
+        placeholder: isPlaceholder(artifact.command ?? "") || isPlaceholder(artifact.url ?? ""),
       })),
     ];
     const next = updateEntity(ctx, task, {});

@@ -13,7 +13,7 @@ import type { Branch } from "../branches/branches.store";
 import { sourcesOf } from "../branches/branches.store";
 import { appendEntry } from "../docs/docs.store";
 import { edgeKey } from "../graph/graph.schema";
-import { fieldsOf, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
+import { edgesTouching, fieldsOf, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
 import { sameState } from "../graph/merge";
 import { canonicalBranch, reasoningRef } from "./targets";
 import type { TaskEvent } from "./tasks.schema";
@@ -141,6 +141,8 @@ function parentNodeOf(task: EntityRow, step: StepRow): string {
 export function projectEntity(ctx: CommandContext, entity: EntityRow, steps: StepRow[] = []): number {
   const target = projectionOf(ctx, entity.id);
   let written = project(target, entityNode(entity)) ? 1 : 0;
+  // The plan's graph holds a copy of each of its tasks' nodes: keep its title and status current.
+  if (entity.plan_id !== null && project(projectionOf(ctx, entity.plan_id), entityNode(entity))) written++;
   for (const step of steps) {
     if (project(target, stepNode(step))) written++;
     if (project(target, containsEdge(parentNodeOf(entity, step), stepNodeId(step.id)))) written++;
@@ -156,22 +158,33 @@ export function projectIntoPlan(ctx: CommandContext, plan: EntityRow, task: Enti
   project(target, containsEdge(entityNodeId(plan.id), entityNodeId(task.id)));
 }
 
-/** Tombstones the nodes of deleted steps and their `contains` edges. */
+/**
+ * Tombstones a projected node and every live edge touching it in that graph doc (as `node_delete`
+ * does), so edges agents drew to a deleted task or step do not dangle.
+ */
+function tombstoneNode(target: ProjectionTarget, node: VersionFields): void {
+  const sources = sourcesOf(target.ctx.db, target.branch);
+  for (let round = 0; round < MAX_TOMBSTONE_ROUNDS; round++) {
+    const edges = edgesTouching(target.ctx.db, sources, target.doc, node.key, TOMBSTONE_ROUND);
+    if (edges.length === 0) break;
+    for (const edge of edges) project(target, { ...fieldsOf(edge), deleted: true });
+  }
+  project(target, { ...node, deleted: true });
+}
+
+/** Edges tombstoned per round, and rounds at most (a node with more edges keeps the rest live). */
+const TOMBSTONE_ROUND = 200;
+const MAX_TOMBSTONE_ROUNDS = 50;
+
+/** Tombstones the nodes of deleted steps, their `contains` edges and any other edge touching them. */
 export function tombstoneSteps(ctx: CommandContext, task: EntityRow, steps: StepRow[]): void {
   const target = projectionOf(ctx, task.id);
-  for (const step of steps) {
-    project(target, containsEdge(parentNodeOf(task, step), stepNodeId(step.id), true));
-    project(target, { ...stepNode(step), deleted: true });
-  }
+  for (const step of steps) tombstoneNode(target, stepNode(step));
 }
 
 /** Tombstones a deleted entity's node (in its own graph doc and in its plan's) and its steps. */
 export function tombstoneEntity(ctx: CommandContext, entity: EntityRow, steps: StepRow[]): void {
   tombstoneSteps(ctx, entity, steps);
-  project(projectionOf(ctx, entity.id), { ...entityNode(entity), deleted: true });
-  if (entity.plan_id !== null) {
-    const plan = projectionOf(ctx, entity.plan_id);
-    project(plan, containsEdge(entityNodeId(entity.plan_id), entityNodeId(entity.id), true));
-    project(plan, { ...entityNode(entity), deleted: true });
-  }
+  tombstoneNode(projectionOf(ctx, entity.id), entityNode(entity));
+  if (entity.plan_id !== null) tombstoneNode(projectionOf(ctx, entity.plan_id), entityNode(entity));
 }

@@ -20,12 +20,17 @@ import type { StepRow } from "./tasks.store";
 export type Receipt = "CMD" | "LINK";
 
 const URL_LINE = /^https?:\/\/\S+$/i;
-const PLACEHOLDER = /<fill:[^>]*>/i;
+const PLACEHOLDER = /<fill:/i;
+
+/** A `<fill: …>` placeholder left from a template: it never counts as proof. */
+export function isPlaceholder(text: string): boolean {
+  return PLACEHOLDER.test(text);
+}
 
 /** The receipt a check line carries, or null (a plain note, or a placeholder). */
 export function receiptOf(line: string): Receipt | null {
   const text = line.trim();
-  if (PLACEHOLDER.test(text)) return null;
+  if (isPlaceholder(text)) return null;
   if (/^CMD:\s*\S/i.test(text)) return "CMD";
   if (/^LINK:\s*\S/i.test(text) || URL_LINE.test(text)) return "LINK";
   return null;

@@ -14,7 +14,7 @@ import type { Db } from "../../workspace/db";
 import { type Branch, createBranch, findBranch, requireBranch } from "../branches/branches.store";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
 import type { ReasoningRef, TargetArg } from "./tasks.schema";
-import { type EntityRow, findStep, focusOf, orderedSteps, requireEntity, type StepRow } from "./tasks.store";
+import { type EntityRow, findEntity, findStep, focusOf, orderedSteps, requireEntity, type StepRow } from "./tasks.store";
 
 export interface TargetArgs {
   target?: TargetArg | undefined;
@@ -113,6 +113,22 @@ export function resolveStep(db: Db, task: EntityRow, args: StepArgs): StepRow {
     });
   }
   return step;
+}
+
+/** Refuses to delete the reasoning branch of an existing plan or task (its trace, notes and graph live there). */
+export function protectReasoningBranch(db: Db, name: string): void {
+  const match = /^(?:task|plan)\/((?:TASK|PLAN)-[0-9]{3,})$/.exec(name);
+  const id = match?.[1];
+  if (id === undefined || reasoningRef(id).branch !== name || findEntity(db, id) === undefined) return;
+  fail(
+    "INVALID_INPUT",
+    `Branch "${name}" is the reasoning branch of ${id}: its trace, notes and graph live there.`,
+    `Delete ${id} first (tasks_delete), or keep the branch.`,
+    {
+      branch: name,
+      id,
+    },
+  );
 }
 
 /** The first step in tree order that is not completed. */

@@ -193,7 +193,10 @@ export const tasksEdit = defineCommand({
     if (args.contract !== undefined) changes.contract = args.contract;
     if (args.priority !== undefined) changes.priority = args.priority;
     if (args.tags !== undefined) changes.tags_json = JSON.stringify(normalizeTags(args.tags));
-    if (args.status !== undefined) changes.status = args.status;
+    if (args.status !== undefined) {
+      changes.status = args.status;
+      changes.parked_until_ms = null;
+    }
     const fields = Object.keys(changes);
     requireChanges(fields, ["title", "description", "context", "contract", "priority", "tags", "status"]);
     const next = updateEntity(ctx, entity, changes);

@@ -62,8 +62,10 @@ const ENTITY_COLUMNS =
 const STEP_COLUMNS =
   "id, task_id, parent_step_id, ordinal, path, title, next_action, stop_criteria, success_criteria_json, tests_json, blockers_json, completed, completed_at_ms, blocked, block_reason, criteria_confirmed, tests_confirmed, security_confirmed, perf_confirmed, docs_confirmed, proof_tests_mode, proof_security_mode, proof_perf_mode, proof_docs_mode, created_at_ms, updated_at_ms";
 
-/** Steps of one task read at most (a task is a unit of work, not a backlog). */
+/** Steps of one task at most (a task is a unit of work, not a backlog). */
 export const MAX_STEPS_PER_TASK = 1_000;
+/** Tasks of one plan at most: a plan's views and deletion read them all. */
+export const MAX_TASKS_PER_PLAN = 1_000;
 
 function entityId(kind: "plan" | "task", n: number): string {
   return `${kind === "plan" ? "PLAN" : "TASK"}-${String(n).padStart(3, "0")}`;
@@ -103,6 +105,20 @@ export interface NewEntity {
 }
 
 export function insertEntity(ctx: CommandContext, entity: NewEntity): EntityRow {
+  if (entity.plan_id !== null) {
+    const count = ctx.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE plan_id = ?", entity.plan_id)?.n ?? 0;
+    if (count >= MAX_TASKS_PER_PLAN) {
+      fail(
+        "INVALID_INPUT",
+        `${entity.plan_id} already has ${count} tasks; a plan holds at most ${MAX_TASKS_PER_PLAN}.`,
+        "Start another plan.",
+        {
+          plan: entity.plan_id,
+          max_tasks: MAX_TASKS_PER_PLAN,
+        },
+      );
+    }
+  }
   const row: EntityRow = {
     id: entityId(entity.kind, advance(ctx.db, entity.kind)),
     kind: entity.kind,
@@ -238,7 +254,7 @@ export function countEntities(db: Db): { plans: number; tasks: number } {
 
 export function tasksOfPlan(db: Db, planId: string): EntityRow[] {
   return db.all<EntityRow & Record<string, string | number | null>>(
-    `SELECT ${ENTITY_COLUMNS} FROM tasks WHERE plan_id = ? ORDER BY length(id), id LIMIT ${MAX_STEPS_PER_TASK}`,
+    `SELECT ${ENTITY_COLUMNS} FROM tasks WHERE plan_id = ? ORDER BY length(id), id LIMIT ${MAX_TASKS_PER_PLAN}`,
     planId,
   );
 }
@@ -294,12 +310,20 @@ export function insertSteps(ctx: CommandContext, taskId: string, parent: StepRow
       { task: taskId, steps: existing, adding: steps.length, max_steps: MAX_STEPS_PER_TASK },
     );
   }
-  const last = ctx.db.one<{ n: number | null }>(
-    "SELECT MAX(ordinal) AS n FROM steps WHERE task_id = ? AND parent_step_id IS ?",
+  const parentKey = parent?.id ?? "";
+  let ordinal =
+    ctx.db.one<{ next_ordinal: number }>(
+      "SELECT next_ordinal FROM step_ordinals WHERE task_id = ? AND parent_step_id = ?",
+      taskId,
+      parentKey,
+    )?.next_ordinal ?? 0;
+  ctx.db.run(
+    `INSERT INTO step_ordinals (task_id, parent_step_id, next_ordinal) VALUES (?, ?, ?)
+     ON CONFLICT (task_id, parent_step_id) DO UPDATE SET next_ordinal = excluded.next_ordinal`,
     taskId,
-    parent?.id ?? null,
+    parentKey,
+    ordinal + steps.length,
   );
-  let ordinal = (last?.n ?? -1) + 1;
   return steps.map((step) => {
     const row: StepRow = {
       id: stepId(advance(ctx.db, "step")),
@@ -390,6 +414,7 @@ export function deleteTask(db: Db, taskId: string): StepRow[] {
   const steps = stepsOf(db, taskId);
   db.run("DELETE FROM task_proofs WHERE task_id = ?", taskId);
   db.run("DELETE FROM step_leases WHERE task_id = ?", taskId);
+  db.run("DELETE FROM step_ordinals WHERE task_id = ?", taskId);
   for (const row of [...steps].sort((a, b) => b.path.length - a.path.length)) db.run("DELETE FROM steps WHERE id = ?", row.id);
   db.run("DELETE FROM focus WHERE target_id = ?", taskId);
   db.run("DELETE FROM tasks WHERE id = ?", taskId);

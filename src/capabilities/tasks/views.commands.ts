@@ -6,10 +6,19 @@
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
-import { pagination, paginationSchema } from "../docs/paging";
+import { pagination, paginationSchema, repairPagination } from "../docs/paging";
 import { missingCheckpoints, proofSummary } from "./proof";
-import { firstOpenStep, reasoningRef, resolveTarget } from "./targets";
-import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, TASK_STATUSES, type TaskEvent, targetFields } from "./tasks.schema";
+import { explicitTarget, firstOpenStep, reasoningRef, resolveTarget } from "./targets";
+import {
+  entitySchema,
+  eventSchema,
+  reasoningRefSchema,
+  stepSchema,
+  TASK_STATUSES,
+  type TaskEvent,
+  targetFields,
+  targetSchema,
+} from "./tasks.schema";
 import {
   countEntities,
   type EntityRow,
@@ -190,6 +199,24 @@ const idPaginationSchema = z.object({
   count: z.number(),
 });
 
+/** Budget hook for the two id-ordered lists: after items were dropped from a list's end, its cursor continues after the last one shown. */
+function repairIdPages(payload: Record<string, unknown>, original: Record<string, unknown>): Record<string, unknown> {
+  const repaired = { ...payload };
+  for (const [listKey, pageKey] of [
+    ["plans", "plans_pagination"],
+    ["tasks", "tasks_pagination"],
+  ] as const) {
+    const list = payload[listKey] as { id: string }[] | undefined;
+    const before = original[listKey] as unknown[] | undefined;
+    const page = payload[pageKey] as { cursor: string | null; next_cursor?: string; count: number } | undefined;
+    if (!list || !before || !page || list.length === before.length) continue;
+    const last = list[list.length - 1]?.id ?? page.cursor;
+    const { next_cursor: _dropped, ...rest } = page;
+    repaired[pageKey] = { ...rest, count: list.length, has_more: true, ...(last ? { next_cursor: last } : {}) };
+  }
+  return repaired;
+}
+
 const idCursor = z
   .string()
   .regex(/^(PLAN|TASK)-[0-9]{3,}$/)
@@ -221,7 +248,7 @@ export const tasksContext = defineCommand({
     plans_pagination: idPaginationSchema,
     tasks_pagination: idPaginationSchema,
   },
-  budget: { lists: ["tasks", "plans"], keep: ["id", "kind", "status"], newestFirst: false },
+  budget: { lists: ["tasks", "plans"], keep: ["id", "kind", "status"], newestFirst: true, repair: repairIdPages },
   handler: (ctx, args) => {
     const page = (
       kind: "plan" | "task",
@@ -265,15 +292,18 @@ export const tasksDelta = defineCommand({
   input: {
     since: z.number().int().min(0).default(0).describe("A tick: events with a greater tick are returned."),
     limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
-    target: z
-      .string()
-      .regex(/^(PLAN|TASK)-[0-9]{3,}$/)
-      .optional()
-      .describe("Only this plan's or task's events."),
+    target: targetSchema.optional().describe("Only this plan's or task's events (also after it was deleted)."),
   },
   output: { since: z.number(), events: z.array(eventSchema), pagination: paginationSchema },
-  budget: { lists: ["events"], keep: ["event_id", "tick", "type", "task", "path"], newestFirst: false },
+  // Forward pages: the budget drops from the end, and the cursor continues after the last event shown.
+  budget: {
+    lists: ["events"],
+    keep: ["event_id", "tick", "type", "task", "path"],
+    newestFirst: true,
+    repair: repairPagination("events", { newestFirst: true, seqKey: "tick" }),
+  },
   handler: (ctx, args) => {
+    const target = explicitTarget({ target: args.target });
     const rows = ctx.db.all<{
       tick: number;
       event_id: string;
@@ -283,10 +313,10 @@ export const tasksDelta = defineCommand({
       path: string | null;
       payload_json: string | null;
     }>(
-      `SELECT tick, event_id, ts_ms, type, task_id, path, payload_json FROM journal INDEXED BY ${args.target ? "journal_by_task" : "journal_task_events"}
-       WHERE tick > ? AND type IS NOT NULL${args.target ? " AND task_id = ?" : ""} ORDER BY tick LIMIT ${args.limit + 1}`,
+      `SELECT tick, event_id, ts_ms, type, task_id, path, payload_json FROM journal INDEXED BY ${target ? "journal_by_task" : "journal_task_events"}
+       WHERE tick > ? AND type IS NOT NULL${target ? " AND task_id = ?" : ""} ORDER BY tick LIMIT ${args.limit + 1}`,
       args.since,
-      ...(args.target ? [args.target] : []),
+      ...(target ? [target] : []),
     );
     const shown = rows.slice(0, args.limit);
     const events: TaskEvent[] = shown.map((row) => ({
