@@ -24,6 +24,7 @@ const TABLES = [
   "journal",
   "reflog",
   "step_leases",
+  "step_ordinals",
   "steps",
   "tags",
   "task_proofs",

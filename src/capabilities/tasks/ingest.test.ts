@@ -24,8 +24,8 @@ describe("task event ingestion", () => {
       const traced = ctx.db.all("SELECT source_event_id FROM doc_entries WHERE doc = ?", `${task.id}-trace`);
       expect(traced).toEqual([{ source_event_id: "evt_0000000000000042" }]);
 
-      // One task node, two step nodes, two contains edges; then nothing more.
-      expect(projectEntity(ctx, task, steps)).toBe(5);
+      // The task node (and its copy in the plan's graph), two step nodes, two contains edges; then nothing more.
+      expect(projectEntity(ctx, task, steps)).toBe(6);
       expect(projectEntity(ctx, task, steps)).toBe(0);
       const renamed = { ...steps[0], title: "a, renamed" } as (typeof steps)[number];
       expect(projectEntity(ctx, task, [renamed])).toBe(1);
