@@ -300,13 +300,13 @@ describe("tasks: views", () => {
     await ok("tasks_block", { workspace, task: "TASK-002", path: "s:0", reason: "needs a key" });
     const diagnostics = await ok("tasks_diagnostics", { workspace });
     const codes = diagnostics.issues.map((issue: { code: string; target?: string }) => `${issue.code} ${issue.target ?? ""}`);
-    expect(codes).toContain("BLOCKED_STEP TASK-002");
+    expect(codes).toContain("BLOCKED_STEPS TASK-002");
     expect(codes).toContain("NO_STEPS TASK-001");
-    expect(codes).toContain("STEP_UNDEFINED TASK-002");
+    expect(codes).toContain("MISSING_CRITERIA TASK-002");
     expect(diagnostics.summary.total).toBe(diagnostics.issues.length);
     expect(diagnostics.issues[0].severity).toBe("warning");
     expect(
-      diagnostics.issues.every((issue: { recovery: string; action?: { tool: string } }) => issue.recovery.length > 0 && issue.action),
+      diagnostics.issues.every((issue: { recovery: string; patch?: { tool: string } }) => issue.recovery.length > 0 && issue.patch),
     ).toBe(true);
     const narrowed = await ok("tasks_diagnostics", { workspace, target: "TASK-002" });
     expect(narrowed.checked.tasks).toBe(1);
@@ -444,6 +444,57 @@ describe("tasks: step leases", () => {
     expect(losers).toEqual(["STEP_LEASE_HELD", "STEP_LEASE_HELD"]);
     const holder = (winners[0]?.structuredContent as { lease: { holder: string } }).lease.holder;
     expect((await ok("tasks_step_lease_get", { workspace, task, path: "s:0" })).lease.holder).toBe(holder);
+  });
+});
+
+describe("tasks: lint", () => {
+  it("reports what keeps a task unverifiable, unproven or unnavigable, with patches that fix it", async () => {
+    const workspace = "tasks/lint";
+    const plan = await ok("tasks_create", { workspace, title: "P" });
+    const task = await ok("tasks_create", {
+      workspace,
+      parent: plan.id,
+      title: "T",
+      steps: [{ title: "defined", success_criteria: ["done"], tests: ["npm test"] }, { title: "bare" }],
+    });
+    await ok("tasks_edit", { workspace, task: task.id, status: "ACTIVE" });
+    await ok("tasks_define", { workspace, task: task.id, path: "s:0", proof_modes: { tests: "require" } });
+    await ok("tasks_block", { workspace, task: task.id, path: "s:1", reason: "waiting" });
+    await ok("tasks_focus_set", { workspace, target: task.id });
+
+    const lint = await ok("tasks_lint", { workspace });
+    expect(lint.target).toBe(task.id);
+    const found = lint.issues.map((issue: { code: string; path?: string }) => `${issue.code} ${issue.path ?? ""}`);
+    expect(found.sort()).toEqual([
+      "BLOCKED_STEPS s:1",
+      "MISSING_CRITERIA s:1",
+      "MISSING_NEXT_ACTION s:0",
+      "MISSING_PROOF_TESTS s:0",
+      "MISSING_TESTS s:1",
+    ]);
+    expect(lint.summary).toMatchObject({ warnings: 4, info: 1, total: 5 });
+    expect(lint.issues.map((issue: { kind: string }) => issue.kind)).toEqual([
+      "unbounded",
+      "unnavigable",
+      "unproveable",
+      "unverifiable",
+      "unnavigable",
+    ]);
+    const patch = lint.patches.find((p: { id: string }) => p.id === "MISSING_NEXT_ACTION:TASK-001:s:0");
+    expect(patch.apply).toEqual({ tool: "tasks_define", arguments: { task: task.id, path: "s:0", next_action: "<fill: next move>" } });
+    // A patch is a valid call once its placeholders are filled.
+    await ok(patch.apply.tool, { workspace, ...patch.apply.arguments, next_action: "run the suite" });
+    const after = await ok("tasks_lint", { workspace, patches_limit: 2 });
+    expect(after.issues.map((issue: { code: string }) => issue.code)).not.toContain("MISSING_NEXT_ACTION");
+    expect(after.patches).toHaveLength(2);
+    expect((await ok("tasks_lint", { workspace, max_chars: 400 })).budget.used_chars).toBeLessThanOrEqual(400);
+
+    for (let i = 0; i < 4; i++) {
+      const extra = await ok("tasks_create", { workspace, parent: plan.id, title: `busy ${i}` });
+      await ok("tasks_edit", { workspace, task: extra.id, status: "ACTIVE" });
+    }
+    const planLint = await ok("tasks_lint", { workspace, target: plan.id });
+    expect(planLint.issues.map((issue: { code: string }) => issue.code)).toContain("ACTIVE_LIMIT_EXCEEDED");
   });
 });
 

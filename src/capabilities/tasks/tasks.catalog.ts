@@ -1,6 +1,6 @@
 /** The tasks capability's commands, in catalog order. */
 
-import { tasksDiagnostics } from "./diagnostics.commands";
+import { tasksDiagnostics, tasksLint } from "./diagnostics.commands";
 import { tasksEvidenceCapture } from "./evidence.commands";
 import { tasksStepLeaseClaim, tasksStepLeaseGet, tasksStepLeaseRelease, tasksStepLeaseRenew } from "./leases.commands";
 import { tasksMacroCloseStep, tasksMacroFinish, tasksMacroStart, tasksTemplatesList } from "./macros.commands";
@@ -42,6 +42,7 @@ export const TASK_COMMANDS = [
   tasksContext,
   tasksDelta,
   tasksDiagnostics,
+  tasksLint,
   tasksMacroStart,
   tasksMacroCloseStep,
   tasksMacroFinish,

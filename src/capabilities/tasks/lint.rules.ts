@@ -1,0 +1,200 @@
+/**
+ * Lint rules for plans and tasks (read-only): what keeps a task from being verifiable, provable,
+ * bounded or navigable, each finding with a recovery hint and, where one call fixes it, a patch (a
+ * copy-paste-safe tool call). `tasks_lint` shows them for one target; `tasks_diagnostics` runs them
+ * over the workspace.
+ */
+import type { CommandContext } from "../../commands/context";
+import { findBranch } from "../branches/branches.store";
+import { proofMode, proofSummary } from "./proof";
+import { reasoningRef } from "./targets";
+import { PROOF_CHECKPOINTS } from "./tasks.schema";
+import { type EntityRow, orderedSteps, type StepRow, tasksOfPlan } from "./tasks.store";
+
+/** ACTIVE tasks a plan should carry at once (the original's horizon limit). */
+export const ACTIVE_LIMIT = 3;
+
+export type Severity = "error" | "warning" | "info";
+export type LintKind = "unverifiable" | "unproveable" | "unbounded" | "unnavigable" | "actionless" | "context";
+
+export interface Patch {
+  purpose: string;
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+export interface LintIssue {
+  severity: Severity;
+  kind: LintKind;
+  code: string;
+  message: string;
+  recovery: string;
+  target: string;
+  path?: string;
+  patch?: Patch;
+}
+
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** Severity, then kind, then target and path: a stable order for reports. */
+export function sortIssues(issues: LintIssue[]): LintIssue[] {
+  return issues.sort(
+    (a, b) =>
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      a.kind.localeCompare(b.kind) ||
+      a.target.localeCompare(b.target) ||
+      (a.path ?? "").localeCompare(b.path ?? "") ||
+      a.code.localeCompare(b.code),
+  );
+}
+
+function list(json: string): string[] {
+  return JSON.parse(json) as string[];
+}
+
+function stepIssues(ctx: CommandContext, task: EntityRow, step: StepRow): LintIssue[] {
+  const issues: LintIssue[] = [];
+  const at = { target: task.id, path: step.path };
+  if (list(step.success_criteria_json).length === 0) {
+    issues.push({
+      severity: "warning",
+      kind: "unbounded",
+      code: "MISSING_CRITERIA",
+      message: `${task.id} ${step.path} has no success criteria.`,
+      recovery: "Say what done means for the step.",
+      ...at,
+      patch: {
+        purpose: "Add success criteria",
+        tool: "tasks_define",
+        args: { task: task.id, path: step.path, success_criteria: ["<fill: done when>"] },
+      },
+    });
+  }
+  if (list(step.tests_json).length === 0) {
+    issues.push({
+      severity: "warning",
+      kind: "unverifiable",
+      code: "MISSING_TESTS",
+      message: `${task.id} ${step.path} has no tests.`,
+      recovery: "Say how the step is checked.",
+      ...at,
+      patch: { purpose: "Add tests", tool: "tasks_define", args: { task: task.id, path: step.path, tests: ["<fill: how to check>"] } },
+    });
+  }
+  const proofs = proofSummary(ctx.db, step);
+  for (const checkpoint of PROOF_CHECKPOINTS) {
+    if (proofMode(step, checkpoint) !== "require" || proofs[checkpoint].receipts.size > 0) continue;
+    issues.push({
+      severity: "warning",
+      kind: "unproveable",
+      code: `MISSING_PROOF_${checkpoint.toUpperCase()}`,
+      message: `${task.id} ${step.path} requires ${checkpoint} proof and has no CMD:/LINK: receipt.`,
+      recovery: "Attach receipts before closing the step.",
+      ...at,
+      patch: {
+        purpose: `Attach ${checkpoint} receipts`,
+        tool: "tasks_evidence_capture",
+        args: { task: task.id, path: step.path, checkpoint, checks: ["CMD: <fill: command>", "LINK: <fill: url>"] },
+      },
+    });
+  }
+  if (step.blocked === 1) {
+    issues.push({
+      severity: "warning",
+      kind: "unnavigable",
+      code: "BLOCKED_STEPS",
+      message: `${task.id} ${step.path} is blocked${step.block_reason ? `: ${step.block_reason}` : ""}.`,
+      recovery: "Resolve the blocker, then unblock the step.",
+      ...at,
+      patch: { purpose: "Unblock once resolved", tool: "tasks_block", args: { task: task.id, path: step.path, blocked: false } },
+    });
+  }
+  return issues;
+}
+
+export function lintTask(ctx: CommandContext, task: EntityRow): LintIssue[] {
+  const issues: LintIssue[] = [];
+  if (findBranch(ctx.db, reasoningRef(task.id).branch) === undefined) {
+    issues.push({
+      severity: "error",
+      kind: "context",
+      code: "REASONING_BRANCH_MISSING",
+      message: `${task.id} has no reasoning branch ${reasoningRef(task.id).branch}.`,
+      recovery: "Any mutation of the task recreates it, e.g. a note.",
+      target: task.id,
+      patch: { purpose: "Recreate the reasoning branch", tool: "tasks_note", args: { task: task.id, note: "Resumed." } },
+    });
+  }
+  if (task.kind !== "task" || task.status === "DONE" || task.status === "CANCELED") return issues;
+  const steps = orderedSteps(ctx.db, task.id);
+  const open = steps.filter((step) => step.completed === 0);
+  if (steps.length === 0) {
+    issues.push({
+      severity: "warning",
+      kind: "unbounded",
+      code: "NO_STEPS",
+      message: `${task.id} has no steps.`,
+      recovery: "Break it into steps with success criteria and tests.",
+      target: task.id,
+      patch: {
+        purpose: "Add a first step",
+        tool: "tasks_decompose",
+        args: {
+          task: task.id,
+          steps: [{ title: "<fill: first step>", success_criteria: ["<fill: done when>"], tests: ["<fill: how to check>"] }],
+        },
+      },
+    });
+  }
+  if (task.status === "ACTIVE" && steps.length > 0 && open.length === 0) {
+    issues.push({
+      severity: "warning",
+      kind: "actionless",
+      code: "ACTIVE_NO_OPEN_STEPS",
+      message: `${task.id} is ACTIVE but every step is completed.`,
+      recovery: "Finish the task, or add the remaining steps.",
+      target: task.id,
+      patch: { purpose: "Mark the task DONE", tool: "tasks_complete", args: { task: task.id } },
+    });
+  }
+  const first = open[0];
+  if (first && task.status === "ACTIVE" && first.next_action === null) {
+    issues.push({
+      severity: "info",
+      kind: "unnavigable",
+      code: "MISSING_NEXT_ACTION",
+      message: `${task.id} ${first.path}, the next open step, has no next action.`,
+      recovery: "Write down the very next move, so whoever resumes knows where to start.",
+      target: task.id,
+      path: first.path,
+      patch: {
+        purpose: "Set the next action",
+        tool: "tasks_define",
+        args: { task: task.id, path: first.path, next_action: "<fill: next move>" },
+      },
+    });
+  }
+  for (const step of open) issues.push(...stepIssues(ctx, task, step));
+  return issues;
+}
+
+export function lintPlan(ctx: CommandContext, plan: EntityRow): LintIssue[] {
+  const issues = lintTask(ctx, plan);
+  const active = tasksOfPlan(ctx.db, plan.id).filter((task) => task.status === "ACTIVE");
+  if (active.length > ACTIVE_LIMIT) {
+    issues.push({
+      severity: "warning",
+      kind: "context",
+      code: "ACTIVE_LIMIT_EXCEEDED",
+      message: `${plan.id} has ${active.length} ACTIVE tasks (limit ${ACTIVE_LIMIT}).`,
+      recovery: "Park what is not being worked on now.",
+      target: plan.id,
+      patch: {
+        purpose: `Park ${active[active.length - 1]?.id}`,
+        tool: "tasks_complete",
+        args: { task: active[active.length - 1]?.id, status: "PARKED" },
+      },
+    });
+  }
+  return issues;
+}
