@@ -68,7 +68,6 @@ CREATE TABLE step_ordinals (
   next_ordinal INTEGER NOT NULL,
   PRIMARY KEY (task_id, parent_step_id)
 ) STRICT, WITHOUT ROWID;
-CREATE INDEX steps_by_parent ON steps (task_id, parent_step_id, ordinal);
 
 -- Proof attached to a checkpoint of a task or step: check lines (`CMD:` / `LINK:` receipts, or plain
 -- notes) and artifacts (command output, diff, URL). A step's checkpoint with proof becomes required.

@@ -37,7 +37,7 @@ describe("applyBudget", () => {
   });
 
   it("trims newest-first lists from the end", () => {
-    const out = applyBudget({ items }, { ...spec, newestFirst: true }, { max_chars: 700 }, "default");
+    const out = applyBudget({ items }, { ...spec, trimFromEnd: true }, { max_chars: 700 }, "default");
     const list = out.items as { id: number; trimmed?: boolean }[];
     expect(list[9]).toEqual({ id: 9, trimmed: true });
     expect(list[0]?.trimmed).toBeUndefined();

@@ -10,14 +10,17 @@ import { countLines, renderTextBlock, utf8Bytes } from "./json";
 import { BUDGET_PROFILES, type BudgetProfile, MAX_BUDGET_CHARS, MIN_BUDGET_CHARS } from "./limits";
 import type { Warning } from "./result";
 
-/** How a command's payload may shrink: lists ordered oldest-first (index 0 is dropped first). */
+/** How a command's payload may shrink: which lists, from which end, and what survives a stub. */
 export interface BudgetSpec {
   /** Array fields that may be trimmed (`key` or `parent.key`), in the order they are trimmed. */
   lists: string[];
   /** Fields of a list item kept when its body is stubbed (ids, refs, order keys). */
   keep: string[];
-  /** The list items are newest-first instead of oldest-first. */
-  newestFirst?: boolean;
+  /**
+   * Trim from the end of each list instead of its start: for newest-first lists (the oldest items are
+   * last) and for forward pages that continue after their last item (the items a next page shows again).
+   */
+  trimFromEnd?: boolean;
   /** Fixes derived fields (pagination) after items were dropped; sees the untrimmed payload too. */
   repair?: (trimmed: Payload, original: Payload) => Payload;
 }
@@ -166,7 +169,7 @@ function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payloa
     (limits.lines === undefined || size.lines <= limits.lines);
   // Pass 1: stub bodies, oldest first, across lists in their declared order.
   for (const items of arrays) {
-    for (const index of oldestFirst(items.length, spec.newestFirst)) {
+    for (const index of trimOrder(items.length, spec.trimFromEnd)) {
       if (within()) break;
       const before = JSON.stringify(items[index]);
       const replaced = stub(items[index], spec.keep);
@@ -179,7 +182,7 @@ function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payloa
   // Pass 2: drop stubbed items, oldest first.
   for (const items of arrays) {
     while (items.length > 0 && !within()) {
-      const dropped = JSON.stringify(spec.newestFirst ? items.pop() : items.shift());
+      const dropped = JSON.stringify(spec.trimFromEnd ? items.pop() : items.shift());
       size.chars -= dropped.length + (items.length > 0 ? 1 : 0);
       size.bytes -= utf8Bytes(dropped) + (items.length > 0 ? 1 : 0);
       size.lines -= 1;
@@ -188,15 +191,15 @@ function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payloa
   // Exact check; drop further if the estimate was optimistic.
   for (const items of arrays) {
     while (items.length > 0 && !fits(current, limits)) {
-      if (spec.newestFirst) items.pop();
+      if (spec.trimFromEnd) items.pop();
       else items.shift();
     }
   }
   return current;
 }
 
-function* oldestFirst(length: number, newestFirst: boolean | undefined): Generator<number> {
-  if (newestFirst) for (let i = length - 1; i >= 0; i--) yield i;
+function* trimOrder(length: number, fromEnd: boolean | undefined): Generator<number> {
+  if (fromEnd) for (let i = length - 1; i >= 0; i--) yield i;
   else for (let i = 0; i < length; i++) yield i;
 }
 

@@ -44,10 +44,11 @@ export function tailPagination(seqsAscending: number[], hasMore: boolean, cursor
 }
 
 /**
- * Budget hook: after older items were dropped, continue the next page from the oldest one shown
- * (the first item of an oldest-first list, the last of a newest-first one; `seqKey` names its seq).
+ * Budget hook: after items were dropped, continue the next page from the edge item shown: the first
+ * one when the list was trimmed from its start, the last one when it was trimmed from its end
+ * (`trimFromEnd`, as in the command's BudgetSpec); `seqKey` names its seq.
  */
-export function repairPagination(listKey: string, options: { newestFirst?: boolean; seqKey?: string } = {}) {
+export function repairPagination(listKey: string, options: { trimFromEnd?: boolean; seqKey?: string } = {}) {
   const paginationKey = "pagination";
   const seqKey = options.seqKey ?? "seq";
   return (payload: Record<string, unknown>, original: Record<string, unknown>): Record<string, unknown> => {
@@ -55,7 +56,7 @@ export function repairPagination(listKey: string, options: { newestFirst?: boole
     const originalList = original[listKey];
     const pagination = payload[paginationKey] as Pagination | undefined;
     if (!Array.isArray(list) || !Array.isArray(originalList) || !pagination || list.length === originalList.length) return payload;
-    const oldest = (options.newestFirst ? list[list.length - 1] : list[0]) as Record<string, unknown> | undefined;
+    const oldest = (options.trimFromEnd ? list[list.length - 1] : list[0]) as Record<string, unknown> | undefined;
     const repaired: Pagination = { ...pagination, count: list.length, has_more: true };
     if (typeof oldest?.[seqKey] === "number") repaired.next_cursor = oldest[seqKey] as number;
     else if (pagination.cursor !== null) repaired.next_cursor = pagination.cursor;

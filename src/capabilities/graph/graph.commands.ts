@@ -107,8 +107,8 @@ export const graphQuery = defineCommand({
   budget: {
     lists: ["edges", "nodes"],
     keep: GRAPH_KEEP,
-    newestFirst: true,
-    repair: repairPagination("nodes", { newestFirst: true, seqKey: "last_seq" }),
+    trimFromEnd: true,
+    repair: repairPagination("nodes", { trimFromEnd: true, seqKey: "last_seq" }),
   },
   handler: (ctx, args) => {
     const scope = reasoningScope(ctx, args, "read");
@@ -254,8 +254,8 @@ export const graphDiff = defineCommand({
   budget: {
     lists: ["changes"],
     keep: ["kind", "id", "key", "change", "last_seq"],
-    newestFirst: true,
-    repair: repairPagination("changes", { newestFirst: true, seqKey: "last_seq" }),
+    trimFromEnd: true,
+    repair: repairPagination("changes", { trimFromEnd: true, seqKey: "last_seq" }),
   },
   handler: (ctx, args) => {
     const doc = args.doc ?? DEFAULT_GRAPH_DOC;

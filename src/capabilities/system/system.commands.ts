@@ -141,7 +141,7 @@ export const help = defineStatelessCommand({
     sections: z.array(z.object({ title: z.string(), text: z.string() })),
     truncated: z.boolean(),
   },
-  budget: { lists: ["sections"], keep: ["title"], newestFirst: true },
+  budget: { lists: ["sections"], keep: ["title"], trimFromEnd: true },
   handler: () => ({ sections: HELP_SECTIONS, truncated: false }),
 });
 

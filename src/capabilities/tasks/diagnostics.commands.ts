@@ -53,7 +53,7 @@ export const tasksLint = defineCommand({
       }),
     ),
   },
-  budget: { lists: ["patches", "issues"], keep: ["severity", "code", "target", "path", "id"], newestFirst: true },
+  budget: { lists: ["patches", "issues"], keep: ["severity", "code", "target", "path", "id"], trimFromEnd: true },
   handler: (ctx, args) => {
     const entity = resolveTarget(ctx, args, "tasks_lint");
     const issues = sortIssues(entity.kind === "plan" ? lintPlan(ctx, entity) : lintTask(ctx, entity));
@@ -85,7 +85,7 @@ export const tasksDiagnostics = defineCommand({
     issues: z.array(issueSchema),
     checked: z.object({ plans: z.number(), tasks: z.number(), truncated: z.boolean() }),
   },
-  budget: { lists: ["issues"], keep: ["severity", "code", "target", "path"], newestFirst: true },
+  budget: { lists: ["issues"], keep: ["severity", "code", "target", "path"], trimFromEnd: true },
   handler: (ctx, args) => {
     const issues: LintIssue[] = [];
     const focus = focusOf(ctx.db, ctx.principal.agent_id);

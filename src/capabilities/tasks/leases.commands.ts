@@ -75,7 +75,7 @@ function leaseCall(
 }
 
 /** Emits a lease event and stores the lease with its expiry counted from the event's tick. */
-function grant(ctx: CommandContext, call: LeaseCall, type: string, ticks: number, payload: Record<string, unknown>) {
+function grant(ctx: CommandContext, call: LeaseCall, type: string, ticks: number, payload: Record<string, unknown>, acquiredTick?: number) {
   const task = updateEntity(ctx, call.task, {});
   const event = emitEvent(ctx, task, {
     type,
@@ -87,7 +87,7 @@ function grant(ctx: CommandContext, call: LeaseCall, type: string, ticks: number
     step_id: call.step.id,
     task_id: task.id,
     holder: ctx.principal.agent_id,
-    acquired_tick: event.tick,
+    acquired_tick: acquiredTick ?? event.tick,
     expires_tick: event.tick + ticks,
   };
   writeLease(ctx.db, lease);
@@ -138,7 +138,7 @@ export const tasksStepLeaseRenew = defineCommand({
     const call = leaseCall(ctx, args, "tasks_step_lease_renew");
     const current = liveLease(ctx.db, call.step.id);
     if (current?.holder !== ctx.principal.agent_id) notHeld(ctx, call.step, current);
-    return grant(ctx, call, "step_lease_renewed", args.ticks, {});
+    return grant(ctx, call, "step_lease_renewed", args.ticks, {}, current.acquired_tick);
   },
 });
 

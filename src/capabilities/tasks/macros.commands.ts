@@ -71,7 +71,15 @@ function planFor(
     }
     return { plan, created: [] as TaskEvent[] };
   }
-  const focus = args.plan === undefined ? focusOf(ctx.db, ctx.principal.agent_id) : undefined;
+  if (args.plan_template !== undefined && findTemplate(args.plan_template)?.kind !== "plan") {
+    fail("INVALID_INPUT", `No plan template "${args.plan_template}".`, "Call `tasks_templates_list` for the templates.", {
+      template: args.plan_template,
+      templates: templateNames,
+    });
+  }
+  // A plan named by title (plan or plan_title) is explicit and wins over the focus.
+  const named = args.plan !== undefined || args.plan_title !== undefined;
+  const focus = named ? undefined : focusOf(ctx.db, ctx.principal.agent_id);
   const focused = focus === undefined ? undefined : findEntity(ctx.db, focus);
   const fromFocus = focused?.kind === "plan" ? focused : focused?.plan_id ? findEntity(ctx.db, focused.plan_id) : undefined;
   if (fromFocus) return { plan: fromFocus, created: [] as TaskEvent[] };
@@ -79,12 +87,6 @@ function planFor(
   const existing = planByTitle(ctx, title);
   if (existing) return { plan: existing, created: [] as TaskEvent[] };
   const template = args.plan_template === undefined ? undefined : findTemplate(args.plan_template);
-  if (args.plan_template !== undefined && template?.kind !== "plan") {
-    fail("INVALID_INPUT", `No plan template "${args.plan_template}".`, "Call `tasks_templates_list` for the templates.", {
-      template: args.plan_template,
-      templates: templateNames,
-    });
-  }
   const contract = template === undefined ? undefined : checklistContract(template as PlanTemplate);
   const made = createEntity(ctx, { kind: "plan", plan_id: null, title, contract }, undefined, []);
   return { plan: made.entity, created: made.events };

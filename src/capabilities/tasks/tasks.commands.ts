@@ -197,7 +197,10 @@ export const tasksEdit = defineCommand({
       changes.status = args.status;
       changes.parked_until_ms = null;
     }
-    const fields = Object.keys(changes);
+    // Reported by argument name (tags, not the column tags_json).
+    const fields = (["title", "description", "context", "contract", "priority", "tags", "status"] as const).filter(
+      (name) => args[name] !== undefined,
+    );
     requireChanges(fields, ["title", "description", "context", "contract", "priority", "tags", "status"]);
     const next = updateEntity(ctx, entity, changes);
     const event = emitEvent(ctx, next, {

@@ -404,6 +404,7 @@ export function deleteStepTree(db: Db, step: StepRow): StepRow[] {
   const ids = JSON.stringify(doomed.map((row) => row.id));
   db.run("DELETE FROM task_proofs WHERE step_id IN (SELECT value FROM json_each(?))", ids);
   db.run("DELETE FROM step_leases WHERE step_id IN (SELECT value FROM json_each(?))", ids);
+  db.run("DELETE FROM step_ordinals WHERE task_id = ? AND parent_step_id IN (SELECT value FROM json_each(?))", step.task_id, ids);
   // Children first: a parent's row is referenced by its children.
   for (const row of [...doomed].sort((a, b) => b.path.length - a.path.length)) db.run("DELETE FROM steps WHERE id = ?", row.id);
   return doomed;

@@ -248,7 +248,7 @@ export const tasksContext = defineCommand({
     plans_pagination: idPaginationSchema,
     tasks_pagination: idPaginationSchema,
   },
-  budget: { lists: ["tasks", "plans"], keep: ["id", "kind", "status"], newestFirst: true, repair: repairIdPages },
+  budget: { lists: ["tasks", "plans"], keep: ["id", "kind", "status"], trimFromEnd: true, repair: repairIdPages },
   handler: (ctx, args) => {
     const page = (
       kind: "plan" | "task",
@@ -299,8 +299,8 @@ export const tasksDelta = defineCommand({
   budget: {
     lists: ["events"],
     keep: ["event_id", "tick", "type", "task", "path"],
-    newestFirst: true,
-    repair: repairPagination("events", { newestFirst: true, seqKey: "tick" }),
+    trimFromEnd: true,
+    repair: repairPagination("events", { trimFromEnd: true, seqKey: "tick" }),
   },
   handler: (ctx, args) => {
     const target = explicitTarget({ target: args.target });

@@ -126,7 +126,7 @@ export const log = defineCommand({
     has_more: z.boolean(),
     truncated: z.boolean(),
   },
-  budget: { lists: ["commits"], keep: ["seq", "message"], newestFirst: true },
+  budget: { lists: ["commits"], keep: ["seq", "message"], trimFromEnd: true },
   handler: (ctx, args) => {
     const { branch, head, ref } = resolveRef(ctx, args.ref);
     // The log shows previews only, so no more than a preview of each content is loaded.
@@ -228,7 +228,7 @@ export const reflog = defineCommand({
   budget: {
     lists: ["entries"],
     keep: ["id", "action", "new_seq"],
-    newestFirst: true,
+    trimFromEnd: true,
   },
   handler: (ctx, args) => {
     const refId = args.ref?.startsWith("tag:") ? args.ref : targetBranch(ctx, args.ref).id;
