@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: latency of the MCP endpoint against a local `wrangler dev` (workerd + SQLite
- * Durable Objects), at several store sizes, in two suites (`--suites notes,graph`, both by default).
+ * Durable Objects), at several store sizes, in three suites (`--suites notes,graph,packs`, all by default).
  *
  * Notes: for each size it seeds a fresh workspace through the bulk path (`workspace_import`): most
  * notes on `main`, a branch chain `chain/1` … `chain/10` (`--chain-depth`), notes on each chain branch,
@@ -15,14 +15,20 @@
  * checks `graph_query` pages and cutoff probes against a model of every version, then samples `ping`,
  * `graph_query` (50 nodes with edges) and `graph_apply` (10 ops) on the deepest branch (see `bench/graph-*.ts`).
  *
+ * Packs: for each size (`--pack-sizes`, in trace entries) it seeds a working session on `main`: n
+ * trace entries, n/5 cards (graph nodes of card types, with status updates), 2,000 notes; checks
+ * `context_pack` (default, audit and 2,000-character budgets) and `think_context` against a model of
+ * every seq, then samples `ping`, `context_pack`, `context_pack max_chars=2000` and `think_context`,
+ * each answer checked on the fly (see `bench/packs-*.ts`).
+ *
  * It prints medians, p95s, each median's ratio to the floor and each op's growth from the smallest to
  * the largest size, and writes the results as JSON to `bench-results/`. Targets are reported, not
  * asserted. The server runs a snapshot of the project copied at start (so edits during a run cannot
  * restart it) with its state in a fresh temp dir; both are removed at the end. Network traffic goes
  * only to 127.0.0.1.
  *
- *   npm run bench -- [--suites notes,graph] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000]
- *                    [--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10]
+ *   npm run bench -- [--suites notes,graph,packs] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000]
+ *                    [--pack-sizes 100000] [--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10]
  *
  * This file only wires the pieces: `lib/dev-server.ts` (the server's lifetime), `lib/mcp-http.ts`
  * (the client), and `bench/` (options, layouts, seeding, measurement, statistics, reports).
@@ -37,6 +43,9 @@ import { buildLayout } from "./bench/layout.ts";
 import { loadAverage, machineInfo } from "./bench/machine.ts";
 import { measure, notesOpSet, type Target } from "./bench/measure.ts";
 import { type Options, parseOptions } from "./bench/options.ts";
+import { packsOpSet } from "./bench/packs-measure.ts";
+import { budgetLines, packsJson, packsLines } from "./bench/packs-report.ts";
+import { runPacksSuite } from "./bench/packs-suite.ts";
 import {
   fmtInt,
   growthOf,
@@ -96,6 +105,7 @@ async function main(options: Options): Promise<number> {
   const runNotes = options.suites.includes("notes");
   const notes = runNotes ? await runNotesSuite(target, options, `chain/${options.chainDepth}`) : [];
   const graph = options.suites.includes("graph") ? await runGraphSuite(client, options) : undefined;
+  const packs = options.suites.includes("packs") ? await runPacksSuite(client, options) : undefined;
 
   machine.load_average_start = loadAtStart;
   machine.load_average_end = loadAverage();
@@ -115,6 +125,15 @@ async function main(options: Options): Promise<number> {
     targets.push(...targetLines("Graph", misses, growth));
     graphSection = graphJson(options, graphSet, graph, growth, misses);
   }
+  let packsSection = null;
+  if (packs !== undefined) {
+    const packsSet = packsOpSet();
+    const growth = growthOf(packsSet, packs);
+    const misses = targetMisses(packsSet, packs, growth);
+    out.push(...packsLines(packs, growth, packsSet));
+    targets.push(...targetLines("Packs", misses, growth), ...budgetLines(packs));
+    packsSection = packsJson(options, packsSet, packs, growth, misses);
+  }
   console.log([...out, "", ...targets].join("\n"));
 
   const finishedAt = new Date();
@@ -129,6 +148,7 @@ async function main(options: Options): Promise<number> {
     growth: notesGrowth,
     misses: notesMisses,
     graph: graphSection,
+    packs: packsSection,
   });
   console.log(`Results written to ${writeJsonReport(ROOT, startedAt, report)}`);
   return 0;

@@ -49,10 +49,12 @@ describe("workspace migrations", () => {
         { id: 3, name: "graph_heads_by_key" },
         { id: 4, name: "tasks" },
         { id: 5, name: "step_leases" },
+        { id: 6, name: "cards" },
       ]);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
       expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([
         { name: "branch", value: 0 },
+        { name: "card", value: 0 },
         { name: "plan", value: 0 },
         { name: "seq", value: 0 },
         { name: "step", value: 0 },

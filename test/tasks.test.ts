@@ -442,7 +442,7 @@ describe("tasks: step leases", () => {
       .filter((result) => result.isError)
       .map((result) => (result.structuredContent as { error: { code: string } }).error.code);
     expect(losers).toEqual(["STEP_LEASE_HELD", "STEP_LEASE_HELD"]);
-    const holder = (winners[0]?.structuredContent as { lease: { holder: string } }).lease.holder;
+    const holder = ((winners[0] as { structuredContent: unknown }).structuredContent as { lease: { holder: string } }).lease.holder;
     expect((await ok("tasks_step_lease_get", { workspace, task, path: "s:0" })).lease.holder).toBe(holder);
   });
 });

@@ -5,18 +5,20 @@
 import { parseArgs } from "node:util";
 import { MIN_GRAPH_SIZE } from "./graph-layout.ts";
 import { DEFAULT_CHAIN_DEPTH, mainNotesFirst } from "./layout.ts";
+import { CARD_EVERY, MIN_PACK_SIZE } from "./packs-layout.ts";
 
 export const USAGE =
-  "npm run bench -- [--suites notes,graph] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000] [--samples 200] [--warmup 20] " +
-  "[--timeout-minutes 30] [--chain-depth 10]";
+  "npm run bench -- [--suites notes,graph,packs] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000] [--pack-sizes 100000] " +
+  "[--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10]";
 
-export const SUITES = ["notes", "graph"] as const;
+export const SUITES = ["notes", "graph", "packs"] as const;
 export type Suite = (typeof SUITES)[number];
 
 const DEFAULTS = {
   suites: [...SUITES],
   sizes: [1_000, 10_000, 100_000],
   graphSizes: [10_000, 100_000],
+  packSizes: [100_000],
   samples: 200,
   warmup: 20,
   timeoutMinutes: 30,
@@ -25,6 +27,7 @@ const DEFAULTS = {
 const BOUNDS = {
   size: [100, 1_000_000],
   graphSize: [MIN_GRAPH_SIZE, 1_000_000],
+  packSize: [MIN_PACK_SIZE, 1_000_000],
   samples: [1, 10_000],
   warmup: [0, 1_000],
   timeoutMinutes: [1, 180],
@@ -36,6 +39,8 @@ export interface Options {
   sizes: number[];
   /** Graph suite sizes, in nodes (edges 2×, versions about 10×). */
   graphSizes: number[];
+  /** Packs suite sizes, in trace entries (cards a fifth of that, plus 2,000 notes). */
+  packSizes: number[];
   samples: number;
   warmup: number;
   timeoutMinutes: number;
@@ -74,6 +79,7 @@ export function parseOptions(argv: string[]): Options {
       suites: { type: "string" },
       sizes: { type: "string" },
       "graph-sizes": { type: "string" },
+      "pack-sizes": { type: "string" },
       samples: { type: "string" },
       warmup: { type: "string" },
       "timeout-minutes": { type: "string" },
@@ -95,9 +101,18 @@ export function parseOptions(argv: string[]): Options {
     values["graph-sizes"] === undefined
       ? DEFAULTS.graphSizes
       : listOf("graph-sizes", values["graph-sizes"], (part) => integerIn("graph-sizes", part, BOUNDS.graphSize));
+  const packSizes =
+    values["pack-sizes"] === undefined
+      ? DEFAULTS.packSizes
+      : listOf("pack-sizes", values["pack-sizes"], (part) => integerIn("pack-sizes", part, BOUNDS.packSize));
+  for (const size of packSizes) {
+    if (size % CARD_EVERY !== 0)
+      throw new Error(`--pack-sizes: ${size} is not a multiple of ${CARD_EVERY} (one trace entry in ${CARD_EVERY} is a card's)`);
+  }
   for (const [name, list] of [
     ["sizes", sizes],
     ["graph-sizes", graphSizes],
+    ["pack-sizes", packSizes],
   ] as const) {
     if (list.length === 0 || list.length > 10) throw new Error(`--${name} takes 1 to 10 comma-separated sizes`);
   }
@@ -105,6 +120,7 @@ export function parseOptions(argv: string[]): Options {
     suites: SUITES.filter((suite) => suites.includes(suite)),
     sizes: [...new Set(sizes)].sort((a, b) => a - b),
     graphSizes: [...new Set(graphSizes)].sort((a, b) => a - b),
+    packSizes: [...new Set(packSizes)].sort((a, b) => a - b),
     samples: values.samples === undefined ? DEFAULTS.samples : integerIn("samples", values.samples, BOUNDS.samples),
     warmup: values.warmup === undefined ? DEFAULTS.warmup : integerIn("warmup", values.warmup, BOUNDS.warmup),
     timeoutMinutes:

@@ -7,6 +7,8 @@ import { DOCS_COMMANDS } from "../capabilities/docs/docs.commands";
 import { GRAPH_COMMANDS } from "../capabilities/graph/graph.catalog";
 import { SYSTEM_COMMANDS } from "../capabilities/system/system.commands";
 import { TASK_COMMANDS } from "../capabilities/tasks/tasks.catalog";
+import { THINK_COMMANDS } from "../capabilities/think/think.catalog";
+import { TRACE_COMMANDS } from "../capabilities/trace/trace.catalog";
 import { VCS_COMMANDS } from "../capabilities/vcs/vcs.commands";
 import { WORKSPACE_COMMANDS } from "../capabilities/workspace/workspace.commands";
 import type { Command } from "./registry";
@@ -18,6 +20,8 @@ export const COMMANDS: readonly Command[] = [
   ...VCS_COMMANDS,
   ...GRAPH_COMMANDS,
   ...TASK_COMMANDS,
+  ...THINK_COMMANDS,
+  ...TRACE_COMMANDS,
   ...WORKSPACE_COMMANDS,
 ];
 

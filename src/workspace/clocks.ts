@@ -5,7 +5,7 @@
  */
 import type { Db } from "./db";
 
-export type ClockName = "seq" | "tick" | "branch" | "plan" | "task" | "step";
+export type ClockName = "seq" | "tick" | "branch" | "plan" | "task" | "step" | "card";
 
 export function advance(db: Db, clock: ClockName): number {
   const row = db.one<{ value: number }>("UPDATE clocks SET value = value + 1 WHERE name = ? RETURNING value", clock);

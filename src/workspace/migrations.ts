@@ -4,6 +4,7 @@ import graph from "../../migrations/0002_graph.sql";
 import graphHeadsByKey from "../../migrations/0003_graph_heads_by_key.sql";
 import tasks from "../../migrations/0004_tasks.sql";
 import stepLeases from "../../migrations/0005_step_leases.sql";
+import cards from "../../migrations/0006_cards.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
@@ -12,4 +13,5 @@ export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 3, name: "graph_heads_by_key", sql: graphHeadsByKey },
   { id: 4, name: "tasks", sql: tasks },
   { id: 5, name: "step_leases", sql: stepLeases },
+  { id: 6, name: "cards", sql: cards },
 ];

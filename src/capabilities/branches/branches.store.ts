@@ -97,6 +97,32 @@ export function ensureMain(ctx: CommandContext): void {
   ctx.journal({ target: MAIN, summary: "bootstrapped branch main" });
 }
 
+/** Creates a branch with no base (its view holds only what is written on it), like `main`. */
+export function createRootBranch(ctx: CommandContext, name: string): Branch {
+  if (findBranch(ctx.db, name)) {
+    fail("ALREADY_EXISTS", `Branch "${name}" already exists.`, "Pick another name, or `checkout` the existing branch.", { branch: name });
+  }
+  const branch: Branch = {
+    id: branchId(advance(ctx.db, "branch")),
+    name,
+    base_id: null,
+    base_seq: null,
+    depth: 0,
+    created_seq: read(ctx.db, "seq"),
+    created_at_ms: ctx.nowMs,
+    created_by: ctx.principal.agent_id,
+  };
+  ctx.db.run(
+    `INSERT INTO branches (${COLUMNS}) VALUES (?, ?, NULL, NULL, 0, ?, ?, ?)`,
+    branch.id,
+    branch.name,
+    branch.created_seq,
+    branch.created_at_ms,
+    branch.created_by,
+  );
+  return branch;
+}
+
 export function createBranch(ctx: CommandContext, name: string, base: Branch): Branch {
   if (findBranch(ctx.db, name)) {
     fail("ALREADY_EXISTS", `Branch "${name}" already exists.`, "Pick another name, or `checkout` the existing branch.", {

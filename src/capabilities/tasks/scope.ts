@@ -19,10 +19,15 @@ export interface Scope {
   ref?: ReasoningRef;
 }
 
+/**
+ * `useFocus: false` is for the tools seed 001 sends to the checkout rather than the focus (think and
+ * trace tools): explicit target > explicit branch > checkout.
+ */
 export function reasoningScope(
   ctx: CommandContext,
   args: { target?: TargetArg | undefined; branch?: string | undefined },
   access: "read" | "write",
+  options: { useFocus?: boolean } = {},
 ): Scope {
   const explicit = explicitTarget({ target: args.target });
   if (explicit !== undefined && args.branch !== undefined) {
@@ -30,7 +35,8 @@ export function reasoningScope(
       fields: ["target", "branch"],
     });
   }
-  const id = explicit ?? (args.branch === undefined ? focusOf(ctx.db, ctx.principal.agent_id) : undefined);
+  const fromFocus = args.branch === undefined && options.useFocus !== false ? focusOf(ctx.db, ctx.principal.agent_id) : undefined;
+  const id = explicit ?? fromFocus;
   if (id === undefined) return { branch: targetBranch(ctx, args.branch) };
   const entity = requireEntity(ctx.db, id);
   const ref = reasoningRef(entity.id);

@@ -5,13 +5,13 @@
  *   else the caller's focus; else a typed error with one suggested call.
  * - Reasoning refs are derived from the id, never stored: branch `task/TASK-001` (`plan/PLAN-001`),
  *   docs `notes`, `TASK-001-trace`, `TASK-001-graph`. Reads derive them without writing; the first
- *   task mutation creates the branch (from `main`).
+ *   task mutation creates the branch (a root branch: no base).
  * - Step selectors: `step_id`, `path`, or `"focus"` (the first open step in tree order).
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import type { Db } from "../../workspace/db";
-import { type Branch, createBranch, findBranch, requireBranch } from "../branches/branches.store";
+import { type Branch, createRootBranch, findBranch } from "../branches/branches.store";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
 import type { ReasoningRef, TargetArg } from "./tasks.schema";
 import { type EntityRow, findEntity, findStep, focusOf, orderedSteps, requireEntity, type StepRow } from "./tasks.store";
@@ -78,10 +78,13 @@ export function reasoningRef(id: string): ReasoningRef {
   return { branch: `${kind}/${id}`, notes_doc: DEFAULT_DOCS.notes, trace_doc: `${id}-trace`, graph_doc: `${id}-graph` };
 }
 
-/** The canonical branch of an entity, created from `main` on first use. */
+/**
+ * The canonical branch of an entity, created on first use as a root branch (no base): a task's notes,
+ * trace and graph hold what was written for that task, not a snapshot of `main`.
+ */
 export function canonicalBranch(ctx: CommandContext, id: string): Branch {
   const name = reasoningRef(id).branch;
-  return findBranch(ctx.db, name) ?? createBranch(ctx, name, requireBranch(ctx.db, "main"));
+  return findBranch(ctx.db, name) ?? createRootBranch(ctx, name);
 }
 
 /** A step of `task` by selector; INVALID_INPUT when none is given, UNKNOWN_ID when it does not exist. */

@@ -1,0 +1,227 @@
+/**
+ * Thinking cards (seed 001 Milestone 4.1) on top of the graph and the trace: a card is a graph node
+ * (id, type, title, text, status, tags, meta) plus a note in the trace doc that records when it was
+ * written, and `supports` / `blocks` edges to other cards. One call writes all of it in the caller's
+ * transaction, or nothing when the card and its edges are already in that state (idempotent).
+ *
+ * Lanes (DESIGN §6): a card's lane is fixed when it is created, `shared` (default) or `agent/<id>` (a
+ * draft of its author), and kept in `meta.lane`. Nobody writes a card in another agent's lane; reads
+ * show the shared lane and the caller's own unless they ask for every lane.
+ */
+import type { CommandContext } from "../../commands/context";
+import { fail } from "../../shared/errors";
+import { utf8Bytes } from "../../shared/json";
+import { MAX_META_BYTES } from "../../shared/limits";
+import { advance } from "../../workspace/clocks";
+import type { SqlValue } from "../../workspace/db";
+import { type Branch, type Source, sourcesOf } from "../branches/branches.store";
+import { appendEntry } from "../docs/docs.store";
+import { edgeKey, isReservedNodeId, MAX_NODE_ID_CHARS, normalizeTags } from "../graph/graph.schema";
+import { fieldsOf, isLive, lookupVersion, type VersionFields, type VersionRow, type Where, writeVersion } from "../graph/graph.store";
+import { sameState } from "../graph/merge";
+import { CARD_TYPES, type CardInput } from "./cards.parse";
+
+export const SHARED_LANE = "shared";
+/** Auto ids skip ids already taken in the view; this many tries at most before giving up. */
+const MAX_AUTO_ID_TRIES = 100;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to reject control characters.
+const CARD_ID = /^[^|\x00-\x1f\x7f]+$/;
+
+export type LaneChoice = "shared" | "agent";
+
+export interface CardTarget {
+  ctx: CommandContext;
+  branch: Branch;
+  sources: Source[];
+  traceDoc: string;
+  graphDoc: string;
+}
+
+export function cardTarget(ctx: CommandContext, branch: Branch, traceDoc: string, graphDoc: string): CardTarget {
+  return { ctx, branch, sources: sourcesOf(ctx.db, branch), traceDoc, graphDoc };
+}
+
+export function agentLane(agentId: string): string {
+  return `agent/${agentId}`;
+}
+
+export function laneOf(row: VersionRow): string {
+  const meta = row.meta_json === null ? {} : (JSON.parse(row.meta_json) as Record<string, unknown>);
+  return typeof meta.lane === "string" ? meta.lane : SHARED_LANE;
+}
+
+/** A live card of the view, or UNKNOWN_ID naming it. */
+export function requireCard(target: CardTarget, id: string, role = "card"): VersionRow {
+  const row = lookupVersion(target.ctx.db, target.sources, target.graphDoc, "node", id);
+  if (!isLive(row)) {
+    fail(
+      "UNKNOWN_ID",
+      `No ${role} "${id}" in ${target.branch.name}/${target.graphDoc}.`,
+      "List cards with `think_query` or `think_context`.",
+      {
+        id,
+        branch: target.branch.name,
+        graph_doc: target.graphDoc,
+      },
+    );
+  }
+  return row;
+}
+
+/** Refuses writes to a card in another agent's lane. */
+export function requireWritableLane(ctx: CommandContext, row: VersionRow): void {
+  const lane = laneOf(row);
+  if (lane !== SHARED_LANE && lane !== agentLane(ctx.principal.agent_id)) {
+    fail(
+      "FORBIDDEN",
+      `Card ${row.key} is in ${lane}: only its author writes there.`,
+      "Write your own card (it may support or block this one), or ask its author to publish it.",
+      {
+        card_id: row.key,
+        lane,
+      },
+    );
+  }
+}
+
+function checkCardId(id: string): void {
+  if (id.length > MAX_NODE_ID_CHARS || !CARD_ID.test(id) || isReservedNodeId(id)) {
+    fail(
+      "INVALID_INPUT",
+      `"${id.slice(0, 80)}" is not a usable card id.`,
+      `Use up to ${MAX_NODE_ID_CHARS} characters, no '|' or control characters, not task:/step:.`,
+      {
+        field: "card.id",
+      },
+    );
+  }
+}
+
+function autoId(target: CardTarget): string {
+  for (let tries = 0; tries < MAX_AUTO_ID_TRIES; tries++) {
+    const id = `CARD-${advance(target.ctx.db, "card")}`;
+    if (lookupVersion(target.ctx.db, target.sources, target.graphDoc, "node", id) === undefined) return id;
+  }
+  fail("CONFLICT", "Could not find a free CARD-<n> id.", "Pass card.id explicitly.", { field: "card.id" });
+}
+
+export interface CardWrite {
+  card: CardInput;
+  supports: string[];
+  blocks: string[];
+  lane?: LaneChoice | undefined;
+  /** Tags the server adds (e.g. the step tag under a task's step focus). */
+  extraTags?: string[];
+}
+
+export interface CardResult {
+  card_id: string;
+  inserted: boolean;
+  updated: boolean;
+  lane: string;
+  graph_applied: { nodes_upserted: number; edges_upserted: number };
+  last_seq?: number;
+}
+
+function edgeFields(from: string, rel: string, to: string): VersionFields {
+  return { kind: "edge", key: edgeKey(from, rel, to), from_id: from, rel, to_id: to, deleted: false };
+}
+
+/** Writes a card (node, edges, trace note) unless it is already in that state. */
+export function writeCard(target: CardTarget, write: CardWrite): CardResult {
+  const { ctx } = target;
+  const id = write.card.id ?? autoId(target);
+  checkCardId(id);
+  const existing = lookupVersion(ctx.db, target.sources, target.graphDoc, "node", id);
+  const live = isLive(existing) ? existing : undefined;
+  if (live) requireWritableLane(ctx, live);
+  const requested = write.lane === undefined ? undefined : write.lane === "agent" ? agentLane(ctx.principal.agent_id) : SHARED_LANE;
+  const lane = live ? laneOf(live) : (requested ?? SHARED_LANE);
+  if (live && requested !== undefined && requested !== lane) {
+    fail(
+      "INVALID_INPUT",
+      `Card ${id} is in ${lane}; a card's lane is fixed when it is created.`,
+      "Drop lane, or publish the card (think_publish) to share a draft.",
+      {
+        card_id: id,
+        lane,
+      },
+    );
+  }
+  const meta = { ...write.card.meta, lane };
+  if (utf8Bytes(JSON.stringify(meta)) > MAX_META_BYTES) {
+    fail("PAYLOAD_TOO_LARGE", `card.meta is larger than ${MAX_META_BYTES} bytes.`, "Keep meta small; put long text in card.text.", {
+      card_id: id,
+    });
+  }
+  const node: VersionFields = {
+    kind: "node",
+    key: id,
+    node_type: write.card.type,
+    title: write.card.title ?? null,
+    text: write.card.text ?? null,
+    status: write.card.status,
+    tags: normalizeTags([...write.card.tags, ...(write.extraTags ?? [])]),
+    meta,
+    deleted: false,
+  };
+  const nodeChanged = !(live && sameState(fieldsOf(live), node));
+  const edges = [...write.supports.map((to) => edgeFields(id, "supports", to)), ...write.blocks.map((to) => edgeFields(id, "blocks", to))];
+  const newEdges = edges.filter((edge) => {
+    const current = lookupVersion(ctx.db, target.sources, target.graphDoc, "edge", edge.key);
+    return !(isLive(current) && sameState(fieldsOf(current), edge));
+  });
+  if (!nodeChanged && newEdges.length === 0) {
+    return { card_id: id, inserted: false, updated: false, lane, graph_applied: { nodes_upserted: 0, edges_upserted: 0 } };
+  }
+  for (const edge of newEdges) requireCard(target, edge.to_id as string, `card (${edge.rel} target)`);
+  let last: VersionRow | undefined;
+  if (nodeChanged) last = writeVersion(ctx, target.branch, target.graphDoc, node);
+  for (const edge of newEdges) last = writeVersion(ctx, target.branch, target.graphDoc, edge);
+  const entry = appendEntry(ctx, {
+    branch: target.branch,
+    doc: target.traceDoc,
+    kind: "note",
+    title: write.card.title ?? write.card.type,
+    content: write.card.text ?? write.card.title ?? "",
+    meta: { card_id: id, card_type: write.card.type, status: write.card.status, lane, supports: write.supports, blocks: write.blocks },
+  });
+  ctx.journal({ target: `${target.branch.name}/${target.graphDoc}`, summary: `card ${id}` });
+  return {
+    card_id: id,
+    inserted: true,
+    updated: live !== undefined && nodeChanged,
+    lane,
+    graph_applied: { nodes_upserted: nodeChanged ? 1 : 0, edges_upserted: newEdges.length },
+    last_seq: Math.max(entry.seq, last?.seq ?? 0),
+  };
+}
+
+/** Rewrites a live card with some fields changed (status, tags), keeping its lane and the rest. */
+export function rewriteCard(target: CardTarget, row: VersionRow, change: Partial<VersionFields>): VersionRow | undefined {
+  requireWritableLane(target.ctx, row);
+  const next: VersionFields = { ...fieldsOf(row), ...change };
+  if (sameState(fieldsOf(row), next)) return undefined;
+  return writeVersion(target.ctx, target.branch, target.graphDoc, next);
+}
+
+/** Adds the edge `from -rel-> to` unless it is live already; true when written. */
+export function linkCards(target: CardTarget, from: string, rel: string, to: string): boolean {
+  const edge = edgeFields(from, rel, to);
+  const current = lookupVersion(target.ctx.db, target.sources, target.graphDoc, "edge", edge.key);
+  if (isLive(current) && sameState(fieldsOf(current), edge)) return false;
+  writeVersion(target.ctx, target.branch, target.graphDoc, edge);
+  target.ctx.journal({ target: `${target.branch.name}/${target.graphDoc}`, summary: `link ${from} ${rel} ${to}` });
+  return true;
+}
+
+/** SQL conditions for card reads: card types only, and the lanes the caller may see. */
+export function cardWhere(ctx: CommandContext, allLanes: boolean): Where {
+  const params: SqlValue[] = [JSON.stringify(CARD_TYPES)];
+  let sql = " AND v.node_type IN (SELECT value FROM json_each(?))";
+  if (!allLanes) {
+    sql += " AND coalesce(json_extract(v.meta_json, '$.lane'), 'shared') IN ('shared', ?)";
+    params.push(agentLane(ctx.principal.agent_id));
+  }
+  return { sql, params };
+}

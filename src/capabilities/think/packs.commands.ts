@@ -1,0 +1,219 @@
+/**
+ * Resumption packs (seed 001 v0.2): `context_pack` merges the tails of notes and trace with the newest
+ * cards and the signals (decisions, evidence, blockers) of one scope into one bounded answer, with a
+ * bridge to the checkout when a target has no context yet; `think_pack` is the compact card slice.
+ * Both only read: nothing is created for a target that has no reasoning yet.
+ */
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
+import { defineCommand } from "../../commands/registry";
+import { fail } from "../../shared/errors";
+import { MAX_LIST_LIMIT } from "../../shared/limits";
+import type { Warning } from "../../shared/result";
+import { type Branch, checkoutOf, sourcesOf } from "../branches/branches.store";
+import { readTail } from "../docs/docs.commands";
+import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
+import { paginationSchema } from "../docs/paging";
+import { GRAPH_KEEP } from "../graph/graph.schema";
+import { queryPage, type Where } from "../graph/graph.store";
+import { reasoningScope } from "../tasks/scope";
+import { targetSchema } from "../tasks/tasks.schema";
+import { cardWhere } from "./cards";
+import { cardSchema, toCard } from "./think.commands";
+
+/** Seed 001 defaults. */
+const DEFAULTS = { notes: 20, trace: 50, cards: 30, signals: 5 } as const;
+/** Card statuses that no longer block anything. */
+const OPEN_STATUS = "open";
+
+const limit = (fallback: number) => z.number().int().min(0).max(MAX_LIST_LIMIT).default(fallback);
+
+function cardsOf(ctx: CommandContext, branch: Branch, graphDoc: string, extra: Where, limitCards: number, allLanes: boolean) {
+  if (limitCards === 0) return [];
+  const lanes = cardWhere(ctx, allLanes);
+  const page = queryPage(ctx.db, graphDoc, sourcesOf(ctx.db, branch), {
+    limit: limitCards,
+    where: { sql: lanes.sql + extra.sql, params: [...lanes.params, ...extra.params] },
+  });
+  return page.rows.map(toCard);
+}
+
+const NONE: Where = { sql: "", params: [] };
+const byType = (type: string): Where => ({ sql: " AND v.node_type = ?", params: [type] });
+/** Blockers: cards marked blocked, and questions still open. */
+const BLOCKERS: Where = { sql: " AND (v.status = 'blocked' OR (v.node_type = 'question' AND v.status = ?))", params: [OPEN_STATUS] };
+
+const tailSchema = z.object({ entries: z.array(entrySchema), pagination: paginationSchema });
+
+export const contextPack = defineCommand({
+  name: "think.context_pack",
+  tool: "context_pack",
+  title: "Resumption pack",
+  description: `One bounded answer to resume work: tails of notes and trace, the newest cards, and signals (decisions, evidence, blockers: cards marked blocked and open questions). Aim: target (its reasoning ref; ref and docs must then be omitted) or ref (default: your checkout) with notes_doc/trace_doc/graph_doc. Defaults: notes ${DEFAULTS.notes}, trace ${DEFAULTS.trace}, cards ${DEFAULTS.cards}, each signal ${DEFAULTS.signals}. When a target has no notes or cards yet but your checkout does, bridge says so (warning CONTEXT_EMPTY_FOR_TARGET).`,
+  kind: "read",
+  input: {
+    target: targetSchema.optional(),
+    ref: branchArg.optional(),
+    notes_doc: docSchema.optional(),
+    trace_doc: docSchema.optional(),
+    graph_doc: docSchema.optional(),
+    notes_limit: limit(DEFAULTS.notes),
+    trace_limit: limit(DEFAULTS.trace),
+    limit_cards: limit(DEFAULTS.cards),
+    decisions_limit: limit(DEFAULTS.signals),
+    evidence_limit: limit(DEFAULTS.signals),
+    blockers_limit: limit(DEFAULTS.signals),
+    all_lanes: z.boolean().default(false),
+    read_only: z.boolean().default(true).describe("Reads never create reasoning refs; accepted for compatibility."),
+  },
+  output: {
+    requested: z.object({ target: z.string().nullable(), ref: z.string().nullable() }),
+    branch: z.string(),
+    docs: z.object({ notes: z.string(), trace: z.string(), graph: z.string() }),
+    notes: tailSchema,
+    trace: tailSchema,
+    cards: z.array(cardSchema),
+    signals: z.object({
+      decisions: z.array(cardSchema),
+      evidence: z.array(cardSchema),
+      blockers: z.array(cardSchema),
+      stats: z.object({ decisions: z.number(), evidence: z.number(), blockers: z.number() }),
+    }),
+    stats: z.object({ notes: z.number(), trace: z.number(), cards: z.number() }),
+    bridge: z
+      .object({
+        checkout: z.string(),
+        docs: z.object({ notes: z.string(), trace: z.string(), graph: z.string() }),
+        has: z.object({ notes: z.boolean(), trace: z.boolean(), cards: z.boolean() }),
+      })
+      .optional(),
+    truncated: z.boolean(),
+  },
+  budget: {
+    lists: ["trace.entries", "cards", "notes.entries", "signals.evidence", "signals.decisions", "signals.blockers"],
+    keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "lane", "title"])],
+    trimFromEnd: false,
+  },
+  handler: (ctx, args) => {
+    const explicitDocs = [args.ref, args.notes_doc, args.trace_doc, args.graph_doc].some((value) => value !== undefined);
+    if (args.target !== undefined && explicitDocs) {
+      fail(
+        "INVALID_INPUT",
+        "With a target, ref and the docs come from its reasoning ref.",
+        "Drop ref, notes_doc, trace_doc and graph_doc, or drop target.",
+        {
+          fields: ["target", "ref", "notes_doc", "trace_doc", "graph_doc"],
+        },
+      );
+    }
+    const scope = reasoningScope(ctx, { target: args.target, branch: args.ref }, "read", { useFocus: false });
+    const docs = {
+      notes: scope.ref?.notes_doc ?? args.notes_doc ?? DEFAULT_DOCS.notes,
+      trace: scope.ref?.trace_doc ?? args.trace_doc ?? DEFAULT_DOCS.trace,
+      graph: scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph,
+    };
+    const notes =
+      args.notes_limit === 0
+        ? { entries: [], pagination: { cursor: null, has_more: false, limit: 0, count: 0 } }
+        : readTail(ctx, scope.branch, docs.notes, undefined, args.notes_limit);
+    const trace =
+      args.trace_limit === 0
+        ? { entries: [], pagination: { cursor: null, has_more: false, limit: 0, count: 0 } }
+        : readTail(ctx, scope.branch, docs.trace, undefined, args.trace_limit);
+    const cards = cardsOf(ctx, scope.branch, docs.graph, NONE, args.limit_cards, args.all_lanes);
+    const decisions = cardsOf(ctx, scope.branch, docs.graph, byType("decision"), args.decisions_limit, args.all_lanes);
+    const evidence = cardsOf(ctx, scope.branch, docs.graph, byType("evidence"), args.evidence_limit, args.all_lanes);
+    const blockers = cardsOf(ctx, scope.branch, docs.graph, BLOCKERS, args.blockers_limit, args.all_lanes);
+    const pack = {
+      requested: { target: scope.target ?? null, ref: args.ref ?? null },
+      branch: scope.branch.name,
+      docs,
+      notes,
+      trace,
+      cards,
+      signals: {
+        decisions,
+        evidence,
+        blockers,
+        stats: { decisions: decisions.length, evidence: evidence.length, blockers: blockers.length },
+      },
+      stats: { notes: notes.entries.length, trace: trace.entries.length, cards: cards.length },
+      truncated: false,
+    };
+    if (scope.target === undefined || notes.entries.length > 0 || cards.length > 0) return pack;
+    const bridge = bridgeToCheckout(ctx, args.all_lanes);
+    if (bridge === undefined) return pack;
+    ctx.warn(emptyTargetWarning(scope.target, bridge.checkout));
+    return { ...pack, bridge };
+  },
+});
+
+/** What the caller's checkout holds, when it holds anything (the target's scope being empty). */
+function bridgeToCheckout(ctx: CommandContext, allLanes: boolean) {
+  const checkout = checkoutOf(ctx.db, ctx.principal.agent_id);
+  const docs = { notes: DEFAULT_DOCS.notes, trace: DEFAULT_DOCS.trace, graph: DEFAULT_DOCS.graph };
+  const has = {
+    notes: readTail(ctx, checkout, docs.notes, undefined, 1).entries.length > 0,
+    trace: readTail(ctx, checkout, docs.trace, undefined, 1).entries.length > 0,
+    cards: cardsOf(ctx, checkout, docs.graph, NONE, 1, allLanes).length > 0,
+  };
+  return has.notes || has.trace || has.cards ? { checkout: checkout.name, docs, has } : undefined;
+}
+
+function emptyTargetWarning(target: string, checkout: string): Warning {
+  return {
+    code: "CONTEXT_EMPTY_FOR_TARGET",
+    message: `${target} has no notes or cards yet; your checkout ${checkout} has context.`,
+    recovery: `Read it with context_pack {ref: "${checkout}"}, and record what matters for ${target} with notes_commit or think_card (target).`,
+  };
+}
+
+export const thinkPack = defineCommand({
+  name: "think.pack",
+  tool: "think_pack",
+  title: "Compact card pack",
+  description:
+    "A compact think_context: the newest cards as {id, type, title, status, lane} with counts by type. Aim as think_context (target, branch + graph_doc, or your checkout).",
+  kind: "read",
+  input: {
+    target: targetSchema.optional(),
+    branch: branchArg.optional(),
+    graph_doc: docSchema.optional(),
+    limit_cards: z.number().int().min(1).max(MAX_LIST_LIMIT).default(10),
+    all_lanes: z.boolean().default(false),
+  },
+  output: {
+    branch: z.string(),
+    graph_doc: z.string(),
+    stats: z.object({ cards: z.number(), by_type: z.record(z.string(), z.number()) }),
+    cards: z.array(
+      z.object({ id: z.string(), type: z.string(), title: z.string().optional(), status: z.string().optional(), lane: z.string() }),
+    ),
+    truncated: z.boolean(),
+  },
+  budget: { lists: ["cards"], keep: ["id", "type", "status"], trimFromEnd: true },
+  handler: (ctx, args) => {
+    const scope = reasoningScope(ctx, args, "read", { useFocus: false });
+    if (scope.ref && args.graph_doc !== undefined)
+      fail("INVALID_INPUT", "With a target, the graph doc comes from its reasoning ref.", "Drop graph_doc or target.", {
+        fields: ["target", "graph_doc"],
+      });
+    const graphDoc = scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph;
+    const cards = cardsOf(ctx, scope.branch, graphDoc, NONE, args.limit_cards, args.all_lanes).map((card) => ({
+      id: card.id,
+      type: card.type,
+      ...(card.title !== undefined ? { title: card.title } : card.text !== undefined ? { title: card.text.slice(0, 120) } : {}),
+      ...(card.status !== undefined ? { status: card.status } : {}),
+      lane: card.lane,
+    }));
+    const byTypeCount: Record<string, number> = {};
+    for (const card of cards) byTypeCount[card.type] = (byTypeCount[card.type] ?? 0) + 1;
+    return {
+      branch: scope.branch.name,
+      graph_doc: graphDoc,
+      stats: { cards: cards.length, by_type: byTypeCount },
+      cards,
+      truncated: false,
+    };
+  },
+});

@@ -1,0 +1,32 @@
+/** The think capability's commands (cards, context, query, links, pins, publish), in catalog order. */
+
+import { contextPack, thinkPack } from "./packs.commands";
+import {
+  THINK_ADD_COMMANDS,
+  thinkCard,
+  thinkContext,
+  thinkLink,
+  thinkPin,
+  thinkPins,
+  thinkPipeline,
+  thinkPublish,
+  thinkQuery,
+  thinkSetStatus,
+  thinkTemplate,
+} from "./think.commands";
+
+export const THINK_COMMANDS = [
+  thinkTemplate,
+  thinkCard,
+  ...THINK_ADD_COMMANDS,
+  thinkPipeline,
+  thinkContext,
+  thinkQuery,
+  thinkLink,
+  thinkSetStatus,
+  thinkPin,
+  thinkPins,
+  thinkPublish,
+  thinkPack,
+  contextPack,
+];

@@ -1,0 +1,591 @@
+/**
+ * Think commands (seed 001 Milestone 4.1 and v0.2, dotted under `think.*`): templates, cards and the
+ * eight typed wrappers, context and query slices, links, status, pins and publish. Aim: an explicit
+ * target (the plan's or task's reasoning branch and docs) > an explicit branch (+ trace_doc /
+ * graph_doc, default `trace` / `graph`) > the caller's checkout; think tools do not use the focus.
+ */
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
+import { defineCommand } from "../../commands/registry";
+import { fail } from "../../shared/errors";
+import { MAX_LIST_LIMIT } from "../../shared/limits";
+import { writeNote } from "../docs/docs.rules";
+import { branchArg, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
+import { pagination, paginationSchema, repairPagination } from "../docs/paging";
+import { GRAPH_KEEP, nodeIdSchema } from "../graph/graph.schema";
+import { queryPage, toNode, type VersionRow } from "../graph/graph.store";
+import { queryWhere } from "../graph/graph-filters.store";
+import { reasoningScope } from "../tasks/scope";
+import { firstOpenStep } from "../tasks/targets";
+import { targetSchema } from "../tasks/tasks.schema";
+import { findEntity } from "../tasks/tasks.store";
+import {
+  type CardTarget,
+  cardTarget,
+  cardWhere,
+  laneOf,
+  linkCards,
+  requireCard,
+  requireWritableLane,
+  rewriteCard,
+  writeCard,
+} from "./cards";
+import { CARD_TYPES, type CardInput, CardParseError, isCardType, normalizeCard } from "./cards.parse";
+
+/** Default and ceiling of cards in a context slice (seed 001 `limit_cards=30`). */
+const DEFAULT_CONTEXT_CARDS = 30;
+/** Ids in one supports/blocks list. */
+const MAX_LINKS = 50;
+const PINNED_TAG = "pinned";
+
+const scopeFields = {
+  target: targetSchema.optional(),
+  branch: branchArg.optional(),
+  trace_doc: docSchema.optional().describe("Default `trace` (with a target: its trace doc)."),
+  graph_doc: docSchema.optional().describe("Default `graph` (with a target: its graph doc)."),
+};
+
+interface ScopeArgs {
+  target?: z.infer<typeof targetSchema> | undefined;
+  branch?: string | undefined;
+  trace_doc?: string | undefined;
+  graph_doc?: string | undefined;
+}
+
+interface ThinkScope {
+  cards: CardTarget;
+  /** The tag of the task's step focus (its first open step), for cards written under a task. */
+  stepTag?: string;
+}
+
+function thinkScope(ctx: CommandContext, args: ScopeArgs, access: "read" | "write"): ThinkScope {
+  const scope = reasoningScope(ctx, args, access, { useFocus: false });
+  if (scope.ref && (args.trace_doc !== undefined || args.graph_doc !== undefined)) {
+    fail(
+      "INVALID_INPUT",
+      "With a target, the docs come from its reasoning ref.",
+      "Drop trace_doc and graph_doc, or drop target and pass branch.",
+      {
+        fields: ["target", "trace_doc", "graph_doc"],
+      },
+    );
+  }
+  const traceDoc = scope.ref?.trace_doc ?? args.trace_doc ?? DEFAULT_DOCS.trace;
+  const graphDoc = scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph;
+  const result: ThinkScope = { cards: cardTarget(ctx, scope.branch, traceDoc, graphDoc) };
+  const entity = scope.target === undefined ? undefined : findEntity(ctx.db, scope.target);
+  const step = entity?.kind === "task" ? firstOpenStep(ctx.db, entity.id) : undefined;
+  if (step) result.stepTag = `step:${step.id.toLowerCase()}`;
+  return result;
+}
+
+function parseCard(input: unknown, typeOverride?: string): CardInput {
+  try {
+    const card = normalizeCard(typeOverride === undefined ? input : { ...(typeof input === "object" ? input : {}), type: typeOverride });
+    if (!isCardType(card.type)) {
+      fail("INVALID_INPUT", `Unknown card type "${card.type}".`, `Use one of: ${CARD_TYPES.join(", ")}.`, {
+        type: card.type,
+        supported_types: [...CARD_TYPES],
+      });
+    }
+    return card;
+  } catch (error) {
+    if (error instanceof CardParseError)
+      fail(
+        "INVALID_INPUT",
+        `Invalid card: ${error.message}.`,
+        "Pass a card object ({type, title, text, …}), a `key: value` text, or plain text.",
+        { field: "card" },
+      );
+    throw error;
+  }
+}
+
+const cardOutput = {
+  branch: z.string(),
+  trace_doc: z.string(),
+  graph_doc: z.string(),
+  card_id: z.string(),
+  inserted: z.boolean(),
+  updated: z.boolean(),
+  lane: z.string(),
+  graph_applied: z.object({ nodes_upserted: z.number(), edges_upserted: z.number() }),
+  last_seq: z.number().optional(),
+};
+
+const linkLists = {
+  supports: z.array(nodeIdSchema).max(MAX_LINKS).optional().describe("Card ids this card supports (edges from it)."),
+  blocks: z.array(nodeIdSchema).max(MAX_LINKS).optional().describe("Card ids this card blocks (edges from it)."),
+  lane: z.enum(["shared", "agent"]).optional().describe("New cards only: shared (default) or your own agent lane (a draft)."),
+};
+
+function runCardWrite(
+  ctx: CommandContext,
+  args: ScopeArgs & { supports?: string[] | undefined; blocks?: string[] | undefined; lane?: "shared" | "agent" | undefined },
+  card: CardInput,
+) {
+  const scope = thinkScope(ctx, args, "write");
+  const result = writeCard(scope.cards, {
+    card,
+    supports: args.supports ?? [],
+    blocks: args.blocks ?? [],
+    lane: args.lane,
+    extraTags: scope.stepTag ? [scope.stepTag] : [],
+  });
+  return { branch: scope.cards.branch.name, trace_doc: scope.cards.traceDoc, graph_doc: scope.cards.graphDoc, ...result };
+}
+
+const cardSkeleton = (type: string) => ({
+  id: "<optional: CARD-… is generated>",
+  type,
+  title: "",
+  text: "",
+  status: "open",
+  tags: [] as string[],
+  meta: {},
+});
+
+export const thinkTemplate = defineCommand({
+  name: "think.template",
+  tool: "think_template",
+  title: "Card skeleton",
+  description: `A deterministic skeleton of a card of the given type, so you never guess fields. Types: ${CARD_TYPES.join(", ")}.`,
+  kind: "read",
+  input: { type: z.string().min(1).max(64) },
+  output: { type: z.string(), supported_types: z.array(z.string()), template: z.record(z.string(), z.unknown()), truncated: z.boolean() },
+  handler: (_ctx, args) => {
+    const type = args.type.toLowerCase();
+    if (!isCardType(type))
+      fail("INVALID_INPUT", `Unknown card type "${args.type}".`, `Use one of: ${CARD_TYPES.join(", ")}.`, {
+        type: args.type,
+        supported_types: [...CARD_TYPES],
+      });
+    return { type, supported_types: [...CARD_TYPES], template: cardSkeleton(type), truncated: false };
+  },
+});
+
+export const thinkCard = defineCommand({
+  name: "think.card",
+  tool: "think_card",
+  title: "Write a card",
+  description:
+    "Write a thinking card atomically: a graph node (id, type, title, text, status, tags, meta) with supports/blocks edges, and a note in the trace doc. card: an object, a JSON string, `key: value` lines (unknown keys go to meta) or plain text (a note). No id → CARD-<n>. Repeating an identical card writes nothing; a changed card under an existing id writes a new version (updated: true).",
+  kind: "write",
+  input: {
+    ...scopeFields,
+    card: z.union([
+      z
+        .string()
+        .min(1)
+        .max(64 * 1024),
+      z.record(z.string(), z.unknown()),
+    ]),
+    ...linkLists,
+  },
+  output: cardOutput,
+  handler: (ctx, args) => runCardWrite(ctx, args, parseCard(args.card)),
+});
+
+function typedWrapper(type: (typeof CARD_TYPES)[number]) {
+  return defineCommand({
+    name: `think.add.${type}`,
+    tool: `think_add_${type}`,
+    title: `Add a ${type} card`,
+    description: `think_card with type ${type}: title and/or text, optional id, status (default open), tags, meta, supports/blocks.`,
+    kind: "write",
+    input: {
+      ...scopeFields,
+      id: nodeIdSchema.optional(),
+      title: z.string().max(512).optional(),
+      text: z
+        .string()
+        .max(16 * 1024)
+        .optional(),
+      status: z.string().min(1).max(64).optional(),
+      tags: z.array(z.string().min(1).max(64)).max(32).optional(),
+      meta: z.record(z.string(), z.unknown()).optional(),
+      ...linkLists,
+    },
+    output: cardOutput,
+    handler: (ctx, args) => {
+      const raw: Record<string, unknown> = { type };
+      for (const key of ["id", "title", "text", "status", "tags", "meta"] as const) if (args[key] !== undefined) raw[key] = args[key];
+      return runCardWrite(ctx, args, parseCard(raw));
+    },
+  });
+}
+
+export const THINK_ADD_COMMANDS = CARD_TYPES.map(typedWrapper);
+
+export const cardSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  title: z.string().optional(),
+  text: z.string().optional(),
+  status: z.string().optional(),
+  tags: z.array(z.string()),
+  lane: z.string(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+  last_seq: z.number(),
+  last_ts_ms: z.number(),
+});
+
+export function toCard(row: VersionRow) {
+  const node = toNode(row);
+  const { lane: _lane, ...meta } = node.meta ?? {};
+  const card = {
+    id: node.id,
+    type: node.type,
+    ...(node.title !== undefined ? { title: node.title } : {}),
+    ...(node.text !== undefined ? { text: node.text } : {}),
+    ...(node.status !== undefined ? { status: node.status } : {}),
+    tags: node.tags,
+    lane: laneOf(row),
+    ...(Object.keys(meta).length > 0 ? { meta } : {}),
+    last_seq: node.last_seq,
+    last_ts_ms: node.last_ts_ms,
+  };
+  return card;
+}
+
+const readScopeFields = {
+  target: targetSchema.optional(),
+  branch: branchArg.optional(),
+  graph_doc: docSchema.optional().describe("Default `graph` (with a target: its graph doc)."),
+  all_lanes: z.boolean().default(false).describe("Show every agent's lane, not only shared + yours (the audit view)."),
+};
+
+const CARD_BUDGET = {
+  lists: ["cards"],
+  keep: GRAPH_KEEP.concat(["lane"]),
+  trimFromEnd: true,
+  repair: repairPagination("cards", { trimFromEnd: true, seqKey: "last_seq" }),
+};
+
+export const thinkContext = defineCommand({
+  name: "think.context",
+  tool: "think_context",
+  title: "Thinking context",
+  description: `The newest cards of a graph doc (card types only; shared lane + yours unless all_lanes), with counts by type over the slice: a low-noise resume. limit_cards default ${DEFAULT_CONTEXT_CARDS}.`,
+  kind: "read",
+  input: {
+    ...readScopeFields,
+    limit_cards: z.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_CONTEXT_CARDS),
+    cursor: z.number().int().positive().optional(),
+  },
+  output: {
+    branch: z.string(),
+    graph_doc: z.string(),
+    stats: z.object({ cards: z.number(), by_type: z.record(z.string(), z.number()) }),
+    cards: z.array(cardSchema),
+    pagination: paginationSchema,
+    truncated: z.boolean(),
+  },
+  budget: CARD_BUDGET,
+  handler: (ctx, args) => {
+    const scope = thinkScope(ctx, args, "read");
+    const page = queryPage(ctx.db, scope.cards.graphDoc, scope.cards.sources, {
+      before: args.cursor,
+      limit: args.limit_cards,
+      where: cardWhere(ctx, args.all_lanes),
+    });
+    const cards = page.rows.map(toCard);
+    const byType: Record<string, number> = {};
+    for (const card of cards) byType[card.type] = (byType[card.type] ?? 0) + 1;
+    return {
+      branch: scope.cards.branch.name,
+      graph_doc: scope.cards.graphDoc,
+      stats: { cards: cards.length, by_type: byType },
+      cards,
+      pagination: pagination(
+        args.cursor,
+        page.has_more,
+        page.next_before ?? cards[cards.length - 1]?.last_seq,
+        args.limit_cards,
+        cards.length,
+      ),
+      truncated: false,
+    };
+  },
+});
+
+export const thinkQuery = defineCommand({
+  name: "think.query",
+  tool: "think_query",
+  title: "Query cards",
+  description:
+    "Cards of a graph doc by ids, types, status, tags and text, newest first, in the lanes you may see (all_lanes for every lane). Page with cursor = next_cursor.",
+  kind: "read",
+  input: {
+    ...readScopeFields,
+    ids: z.array(nodeIdSchema).max(MAX_LIST_LIMIT).optional(),
+    types: z.array(z.enum(CARD_TYPES)).max(CARD_TYPES.length).optional(),
+    status: z.array(z.string().min(1).max(64)).max(20).optional(),
+    tags_any: z.array(z.string().min(1).max(64)).max(32).optional(),
+    tags_all: z.array(z.string().min(1).max(64)).max(32).optional(),
+    text: z.string().min(1).max(200).optional(),
+    limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(50),
+    cursor: z.number().int().positive().optional(),
+  },
+  output: { branch: z.string(), graph_doc: z.string(), cards: z.array(cardSchema), pagination: paginationSchema, truncated: z.boolean() },
+  budget: CARD_BUDGET,
+  handler: (ctx, args) => {
+    const scope = thinkScope(ctx, args, "read");
+    const filters = queryWhere({
+      ids: args.ids,
+      types: args.types,
+      status: args.status,
+      tags_any: args.tags_any,
+      tags_all: args.tags_all,
+      text: args.text,
+    });
+    const lanes = cardWhere(ctx, args.all_lanes);
+    const where = { sql: filters.sql + lanes.sql, params: [...filters.params, ...lanes.params] };
+    const page = queryPage(ctx.db, scope.cards.graphDoc, scope.cards.sources, { before: args.cursor, limit: args.limit, where });
+    const cards = page.rows.map(toCard);
+    return {
+      branch: scope.cards.branch.name,
+      graph_doc: scope.cards.graphDoc,
+      cards,
+      pagination: pagination(args.cursor, page.has_more, page.next_before ?? cards[cards.length - 1]?.last_seq, args.limit, cards.length),
+      truncated: false,
+    };
+  },
+});
+
+const cardRef = nodeIdSchema.describe("A card id.");
+
+export const thinkLink = defineCommand({
+  name: "think.link",
+  tool: "think_link",
+  title: "Link two cards",
+  description:
+    "Add an edge between two live cards (rel: supports, blocks, or another relation). The source card must be in a lane you may write.",
+  kind: "write",
+  input: {
+    ...scopeFields,
+    from: cardRef,
+    rel: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[^|]+$/)
+      .default("supports"),
+    to: cardRef,
+  },
+  output: { branch: z.string(), graph_doc: z.string(), from: z.string(), rel: z.string(), to: z.string(), created: z.boolean() },
+  handler: (ctx, args) => {
+    const scope = thinkScope(ctx, args, "write");
+    const from = requireCard(scope.cards, args.from);
+    requireWritableLane(ctx, from);
+    requireCard(scope.cards, args.to);
+    const created = linkCards(scope.cards, args.from, args.rel, args.to);
+    return { branch: scope.cards.branch.name, graph_doc: scope.cards.graphDoc, from: args.from, rel: args.rel, to: args.to, created };
+  },
+});
+
+export const thinkSetStatus = defineCommand({
+  name: "think.set_status",
+  tool: "think_set_status",
+  title: "Set a card's status",
+  description:
+    "Change a card's status (e.g. open, accepted, rejected, resolved) as a new version. Cards in another agent's lane are refused.",
+  kind: "write",
+  input: { ...scopeFields, card_id: cardRef, status: z.string().min(1).max(64) },
+  output: { branch: z.string(), graph_doc: z.string(), card_id: z.string(), status: z.string(), changed: z.boolean() },
+  handler: (ctx, args) => {
+    const scope = thinkScope(ctx, args, "write");
+    const row = requireCard(scope.cards, args.card_id);
+    const status = args.status.toLowerCase();
+    const written = rewriteCard(scope.cards, row, { status });
+    if (written) ctx.journal({ target: `${scope.cards.branch.name}/${scope.cards.graphDoc}`, summary: `status ${args.card_id} ${status}` });
+    return {
+      branch: scope.cards.branch.name,
+      graph_doc: scope.cards.graphDoc,
+      card_id: args.card_id,
+      status,
+      changed: written !== undefined,
+    };
+  },
+});
+
+export const thinkPin = defineCommand({
+  name: "think.pin",
+  tool: "think_pin",
+  title: "Pin or unpin a card",
+  description: `Pin a card (tag "${PINNED_TAG}") so resume views keep it in sight, or unpin it (pinned: false).`,
+  kind: "write",
+  input: { ...scopeFields, card_id: cardRef, pinned: z.boolean().default(true) },
+  output: { branch: z.string(), graph_doc: z.string(), card_id: z.string(), pinned: z.boolean(), changed: z.boolean() },
+  handler: (ctx, args) => {
+    const scope = thinkScope(ctx, args, "write");
+    const row = requireCard(scope.cards, args.card_id);
+    const tags = (toNode(row).tags ?? []).filter((tag) => tag !== PINNED_TAG);
+    const written = rewriteCard(scope.cards, row, { tags: args.pinned ? [...tags, PINNED_TAG].sort() : tags });
+    if (written)
+      ctx.journal({
+        target: `${scope.cards.branch.name}/${scope.cards.graphDoc}`,
+        summary: `${args.pinned ? "pin" : "unpin"} ${args.card_id}`,
+      });
+    return {
+      branch: scope.cards.branch.name,
+      graph_doc: scope.cards.graphDoc,
+      card_id: args.card_id,
+      pinned: args.pinned,
+      changed: written !== undefined,
+    };
+  },
+});
+
+export const thinkPins = defineCommand({
+  name: "think.pins",
+  tool: "think_pins",
+  title: "Pinned cards",
+  description: "The pinned cards of a graph doc, newest first, in the lanes you may see.",
+  kind: "read",
+  input: { ...readScopeFields, limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(50) },
+  output: { branch: z.string(), graph_doc: z.string(), cards: z.array(cardSchema), pagination: paginationSchema, truncated: z.boolean() },
+  budget: CARD_BUDGET,
+  handler: (ctx, args) => {
+    const scope = thinkScope(ctx, args, "read");
+    const filters = queryWhere({ tags_any: [PINNED_TAG] });
+    const lanes = cardWhere(ctx, args.all_lanes);
+    const page = queryPage(ctx.db, scope.cards.graphDoc, scope.cards.sources, {
+      limit: args.limit,
+      where: { sql: filters.sql + lanes.sql, params: [...filters.params, ...lanes.params] },
+    });
+    const cards = page.rows.map(toCard);
+    return {
+      branch: scope.cards.branch.name,
+      graph_doc: scope.cards.graphDoc,
+      cards,
+      pagination: pagination(undefined, page.has_more, page.next_before ?? cards[cards.length - 1]?.last_seq, args.limit, cards.length),
+      truncated: false,
+    };
+  },
+});
+
+export const thinkPublish = defineCommand({
+  name: "think.publish",
+  tool: "think_publish",
+  title: "Publish a draft",
+  description:
+    "Copy one of your cards into the shared lane as CARD-PUB-<id> (meta.published_from), idempotently; pin: true pins the copy. The draft stays as it is.",
+  kind: "write",
+  input: { ...scopeFields, card_id: cardRef, pin: z.boolean().default(false) },
+  output: { ...cardOutput, published_from: z.string() },
+  handler: (ctx, args) => {
+    const scope = thinkScope(ctx, args, "write");
+    const row = requireCard(scope.cards, args.card_id);
+    requireWritableLane(ctx, row);
+    const node = toNode(row);
+    const { lane: _lane, ...meta } = node.meta ?? {};
+    const id = args.card_id.startsWith("CARD-PUB-") ? args.card_id : `CARD-PUB-${args.card_id}`;
+    const card: CardInput = {
+      id,
+      type: node.type,
+      status: node.status ?? "open",
+      tags: args.pin
+        ? [...node.tags.filter((tag) => !tag.startsWith("step:")), PINNED_TAG]
+        : node.tags.filter((tag) => !tag.startsWith("step:")),
+      meta: { ...meta, published_from: args.card_id },
+    };
+    if (node.title !== undefined) card.title = node.title;
+    if (node.text !== undefined) card.text = node.text;
+    const result = writeCard(scope.cards, { card, supports: [], blocks: [], lane: "shared" });
+    return {
+      branch: scope.cards.branch.name,
+      trace_doc: scope.cards.traceDoc,
+      graph_doc: scope.cards.graphDoc,
+      ...result,
+      published_from: args.card_id,
+    };
+  },
+});
+
+const PIPELINE_STAGES = ["frame", "hypothesis", "test", "evidence", "decision"] as const;
+type Stage = (typeof PIPELINE_STAGES)[number];
+
+export const thinkPipeline = defineCommand({
+  name: "think.pipeline",
+  tool: "think_pipeline",
+  aliases: ["think.reasoning.pipeline"],
+  title: "Write a reasoning pipeline",
+  description:
+    "Write frame → hypothesis → test → evidence → decision cards in one transaction (any stage may be omitted, at least one given), each linked by `supports` to the previous stage present. status sets stage statuses (keys must be provided stages). note_decision summarizes the decision into the notes doc.",
+  kind: "write",
+  input: {
+    ...scopeFields,
+    frame: z
+      .string()
+      .min(1)
+      .max(16 * 1024)
+      .optional(),
+    hypothesis: z
+      .string()
+      .min(1)
+      .max(16 * 1024)
+      .optional(),
+    test: z
+      .string()
+      .min(1)
+      .max(16 * 1024)
+      .optional(),
+    evidence: z
+      .string()
+      .min(1)
+      .max(16 * 1024)
+      .optional(),
+    decision: z
+      .string()
+      .min(1)
+      .max(16 * 1024)
+      .optional(),
+    status: z.record(z.string(), z.string().min(1).max(64)).optional(),
+    note_decision: z.boolean().default(false),
+    note_title: z.string().min(1).max(512).optional(),
+    note_format: z.string().max(32).optional(),
+  },
+  output: {
+    branch: z.string(),
+    trace_doc: z.string(),
+    graph_doc: z.string(),
+    cards: z.array(z.object({ stage: z.string(), card_id: z.string(), inserted: z.boolean(), supports: z.array(z.string()) })),
+    note_seq: z.number().optional(),
+  },
+  handler: (ctx, args) => {
+    const stages = PIPELINE_STAGES.filter((stage) => args[stage] !== undefined);
+    if (stages.length === 0)
+      fail("INVALID_INPUT", "Give at least one stage.", `Pass one or more of: ${PIPELINE_STAGES.join(", ")}.`, {
+        fields: [...PIPELINE_STAGES],
+      });
+    const unknown = Object.keys(args.status ?? {}).filter((key) => !stages.includes(key as Stage));
+    if (unknown.length > 0) {
+      fail("INVALID_INPUT", `status names stages that are not given: ${unknown.join(", ")}.`, "Give status only for the stages you pass.", {
+        fields: unknown,
+        stages,
+      });
+    }
+    const scope = thinkScope(ctx, args, "write");
+    const written: { stage: string; card_id: string; inserted: boolean; supports: string[] }[] = [];
+    let previous: string | undefined;
+    for (const stage of stages) {
+      const card = parseCard({ type: stage, text: args[stage], status: args.status?.[stage] ?? "open" });
+      const supports = previous === undefined ? [] : [previous];
+      const result = writeCard(scope.cards, { card, supports, blocks: [], extraTags: scope.stepTag ? [scope.stepTag] : [] });
+      written.push({ stage, card_id: result.card_id, inserted: result.inserted, supports });
+      previous = result.card_id;
+    }
+    const base = { branch: scope.cards.branch.name, trace_doc: scope.cards.traceDoc, graph_doc: scope.cards.graphDoc, cards: written };
+    if (!args.note_decision || args.decision === undefined) return base;
+    const decision = written[written.length - 1] as { card_id: string };
+    const note = writeNote(ctx, scope.cards.branch, {
+      doc: DEFAULT_DOCS.notes,
+      title: args.note_title ?? "Decision",
+      format: args.note_format,
+      content: args.decision,
+      meta: { source: "think_pipeline", card_id: decision.card_id },
+    });
+    return { ...base, note_seq: note.seq };
+  },
+});

@@ -1,0 +1,228 @@
+// End-to-end: thinking cards through the real MCP endpoint (toolset=full): card forms and idempotency,
+// typed wrappers, context and query slices, links, status, pins, lanes and publish.
+import { describe, expect, it } from "vitest";
+import { as, failure, ok } from "./helpers/mcp";
+
+describe("think: cards", () => {
+  it("writes a card once: repeats (tags in another case) write nothing, a changed payload writes a new version", async () => {
+    const workspace = "think/cards";
+    const first = await ok("think_card", {
+      workspace,
+      card: { id: "H-cache", type: "hypothesis", title: "A cache helps", tags: ["Perf", "db"] },
+    });
+    expect(first).toMatchObject({
+      branch: "main",
+      trace_doc: "trace",
+      graph_doc: "graph",
+      card_id: "H-cache",
+      inserted: true,
+      updated: false,
+      lane: "shared",
+    });
+    expect(first.graph_applied).toEqual({ nodes_upserted: 1, edges_upserted: 0 });
+    const repeat = await ok("think_card", {
+      workspace,
+      card: { id: "H-cache", type: "hypothesis", title: "A cache helps", tags: ["DB", "perf"] },
+    });
+    expect(repeat).toMatchObject({ inserted: false, updated: false, graph_applied: { nodes_upserted: 0, edges_upserted: 0 } });
+    const changed = await ok("think_card", {
+      workspace,
+      card: { id: "H-cache", type: "hypothesis", title: "A cache helps reads", tags: ["perf"] },
+    });
+    expect(changed).toMatchObject({ inserted: true, updated: true });
+    const trace = await ok("show", { workspace, branch: "main", doc: "trace" });
+    expect(trace.entries.map((entry: { title: string; meta: { card_id: string } }) => [entry.title, entry.meta.card_id])).toEqual([
+      ["A cache helps", "H-cache"],
+      ["A cache helps reads", "H-cache"],
+    ]);
+
+    // Plain text becomes a note with an automatic id; a DSL keeps unknown keys under meta; JSON strings parse.
+    const plain = await ok("think_card", { workspace, card: "Remember to check the eviction policy." });
+    expect(plain.card_id).toMatch(/^CARD-\d+$/);
+    const dsl = await ok("think_card", { workspace, card: "type: question\ntitle: Which TTL?\nowner: ops\nstatus: OPEN" });
+    const json = await ok("think_card", {
+      workspace,
+      card: JSON.stringify({ type: "test", title: "Measure p95", id: "T1" }),
+      supports: ["H-cache"],
+    });
+    expect(json).toMatchObject({ card_id: "T1", graph_applied: { nodes_upserted: 1, edges_upserted: 1 } });
+    const query = await ok("think_query", { workspace, ids: [plain.card_id, dsl.card_id, "T1"] });
+    const byId = Object.fromEntries(query.cards.map((card: { id: string }) => [card.id, card]));
+    expect(byId[plain.card_id]).toMatchObject({ type: "note", text: "Remember to check the eviction policy.", status: "open" });
+    expect(byId[dsl.card_id]).toMatchObject({ type: "question", title: "Which TTL?", status: "open", meta: { owner: "ops" } });
+    const edges = await ok("graph_query", { workspace, ids: ["T1", "H-cache"] });
+    expect(edges.edges).toEqual([expect.objectContaining({ from: "T1", rel: "supports", to: "H-cache" })]);
+
+    expect((await failure("think_card", { workspace, card: { type: "nonsense", title: "x" } })).details?.supported_types).toContain(
+      "hypothesis",
+    );
+    expect((await failure("think_card", { workspace, card: { type: "note" } })).code).toBe("INVALID_INPUT");
+    // Atomic: a card whose edge cannot be written leaves neither a node nor a trace entry.
+    const traceBefore = (await ok("show", { workspace, branch: "main", doc: "trace", limit: 200 })).entries.length;
+    expect((await failure("think_card", { workspace, card: { id: "ORPHAN", title: "x" }, supports: ["missing"] })).code).toBe("UNKNOWN_ID");
+    expect((await ok("show", { workspace, branch: "main", doc: "trace", limit: 200 })).entries.length).toBe(traceBefore);
+    expect((await ok("think_query", { workspace, ids: ["ORPHAN"] })).cards).toEqual([]);
+    for (const [tool, args] of [
+      ["think_query", {}],
+      ["think_pins", {}],
+      ["think_template", { type: "test" }],
+      ["think_pack", {}],
+    ] as const) {
+      expect((await ok(tool, { workspace, ...args, max_chars: 300 })).budget.used_chars).toBeLessThanOrEqual(300);
+    }
+    const template = await ok("think_template", { workspace, type: "decision" });
+    expect(template).toMatchObject({ type: "decision", template: { type: "decision", status: "open" } });
+    expect(template.supported_types).toEqual(["frame", "hypothesis", "question", "test", "evidence", "decision", "note", "update"]);
+    expect((await failure("think_template", { workspace, type: "essay" })).code).toBe("INVALID_INPUT");
+  });
+
+  it("writes under a task's reasoning ref with the step focus tag, and never uses the focus", async () => {
+    const workspace = "think/target";
+    const plan = await ok("tasks_create", { workspace, title: "P" });
+    const task = await ok("tasks_create", { workspace, parent: plan.id, title: "T", steps: [{ title: "s" }] });
+    await ok("tasks_focus_set", { workspace, target: task.id });
+    const onTask = await ok("think_add_hypothesis", { workspace, target: task.id, id: "H1", title: "It is the index" });
+    expect(onTask).toMatchObject({ branch: "task/TASK-001", trace_doc: "TASK-001-trace", graph_doc: "TASK-001-graph" });
+    const card = (await ok("think_query", { workspace, target: task.id, ids: ["H1"] })).cards[0];
+    expect(card.tags).toEqual([`step:${task.steps[0].id.toLowerCase()}`]);
+    // Without target or branch: the checkout (main), not the focus.
+    expect((await ok("think_add_note", { workspace, text: "on main" })).branch).toBe("main");
+    expect((await failure("think_card", { workspace, target: task.id, trace_doc: "other", card: "x" })).code).toBe("INVALID_INPUT");
+  });
+
+  it("slices the context, links, sets status, pins, and reads only what the lanes allow", async () => {
+    const workspace = "think/lanes";
+    const alice = await as("alice");
+    const bob = await as("bob");
+    for (const [type, id] of [
+      ["frame", "F1"],
+      ["hypothesis", "H1"],
+      ["test", "T1"],
+      ["evidence", "E1"],
+      ["decision", "D1"],
+    ] as const) {
+      await ok(`think_add_${type}`, { workspace, id, title: `${type} card` }, alice);
+    }
+    const draft = await ok("think_add_note", { workspace, id: "N-draft", text: "half-baked", lane: "agent" }, alice);
+    expect(draft.lane).toBe("agent/alice");
+
+    const context = await ok("think_context", { workspace, limit_cards: 3 }, alice);
+    expect(context.cards.map((card: { id: string }) => card.id)).toEqual(["N-draft", "D1", "E1"]);
+    expect(context.stats).toEqual({ cards: 3, by_type: { note: 1, decision: 1, evidence: 1 } });
+    expect(context.pagination.has_more).toBe(true);
+    expect((await ok("think_context", { workspace }, bob)).cards.map((card: { id: string }) => card.id)).not.toContain("N-draft");
+    expect((await ok("think_context", { workspace, all_lanes: true }, bob)).cards.map((card: { id: string }) => card.id)).toContain(
+      "N-draft",
+    );
+    expect((await failure("think_set_status", { workspace, card_id: "N-draft", status: "done" }, bob)).code).toBe("FORBIDDEN");
+    expect((await failure("think_card", { workspace, card: { id: "N-draft", text: "bob's" } }, bob)).code).toBe("FORBIDDEN");
+    expect(
+      (await failure("think_card", { workspace, card: { id: "D1", title: "decision card", type: "decision" }, lane: "agent" }, alice)).code,
+    ).toBe("INVALID_INPUT");
+
+    expect(await ok("think_link", { workspace, from: "E1", rel: "supports", to: "H1" }, bob)).toMatchObject({ created: true });
+    expect((await ok("think_link", { workspace, from: "E1", rel: "supports", to: "H1" }, bob)).created).toBe(false);
+    expect(await ok("think_set_status", { workspace, card_id: "D1", status: "Accepted" }, bob)).toMatchObject({
+      status: "accepted",
+      changed: true,
+    });
+    expect((await ok("think_set_status", { workspace, card_id: "D1", status: "accepted" }, bob)).changed).toBe(false);
+    await ok("think_pin", { workspace, card_id: "H1" }, alice);
+    expect((await ok("think_pins", { workspace }, bob)).cards.map((card: { id: string }) => card.id)).toEqual(["H1"]);
+    await ok("think_pin", { workspace, card_id: "H1", pinned: false }, alice);
+    expect((await ok("think_pins", { workspace }, bob)).cards).toEqual([]);
+
+    // Publish copies a draft into the shared lane once.
+    const published = await ok("think_publish", { workspace, card_id: "N-draft", pin: true }, alice);
+    expect(published).toMatchObject({ card_id: "CARD-PUB-N-draft", lane: "shared", inserted: true, published_from: "N-draft" });
+    expect((await ok("think_publish", { workspace, card_id: "N-draft", pin: true }, alice)).inserted).toBe(false);
+    const seen = await ok("think_query", { workspace, ids: ["CARD-PUB-N-draft"] }, bob);
+    expect(seen.cards[0]).toMatchObject({ text: "half-baked", lane: "shared", tags: ["pinned"], meta: { published_from: "N-draft" } });
+    expect((await failure("think_publish", { workspace, card_id: "N-draft" }, bob)).code).toBe("FORBIDDEN");
+
+    const tight = await ok("think_context", { workspace, max_chars: 400 }, alice);
+    expect(tight.budget.used_chars).toBeLessThanOrEqual(400);
+  });
+
+  it("writes a pipeline of linked stages with statuses and a decision note, atomically", async () => {
+    const workspace = "think/pipeline";
+    const pipeline = await ok("think_pipeline", {
+      workspace,
+      frame: "Reads are slow under load",
+      hypothesis: "The index is missing",
+      evidence: "EXPLAIN shows a full scan",
+      decision: "Add the index",
+      status: { hypothesis: "accepted", decision: "accepted" },
+      note_decision: true,
+    });
+    expect(pipeline.cards.map((card: { stage: string }) => card.stage)).toEqual(["frame", "hypothesis", "evidence", "decision"]);
+    const [frame, hypothesis, evidence, decision] = pipeline.cards;
+    expect(hypothesis.supports).toEqual([frame.card_id]);
+    expect(evidence.supports).toEqual([hypothesis.card_id]);
+    expect(decision.supports).toEqual([evidence.card_id]);
+    const cards = await ok("think_query", { workspace, types: ["hypothesis", "decision"] });
+    expect(cards.cards.map((card: { status: string }) => card.status)).toEqual(["accepted", "accepted"]);
+    const notes = await ok("show", { workspace, branch: "main", doc: "notes" });
+    expect(notes.entries).toEqual([
+      expect.objectContaining({
+        title: "Decision",
+        content: "Add the index",
+        meta: expect.objectContaining({ card_id: decision.card_id }),
+      }),
+    ]);
+
+    const badStatus = await failure("think_pipeline", { workspace, frame: "f", status: { decision: "accepted" } });
+    expect(badStatus.code).toBe("INVALID_INPUT");
+    expect((await failure("think_pipeline", { workspace })).code).toBe("INVALID_INPUT");
+    // Nothing of a refused pipeline lands.
+    expect((await ok("think_context", { workspace })).cards).toHaveLength(4);
+  });
+
+  it("packs notes, trace, cards and signals into one bounded answer, with a bridge when a target is empty", async () => {
+    const workspace = "think/packs";
+    await ok("notes_commit", { workspace, content: "Main: we suspect the cache." });
+    await ok("think_add_decision", { workspace, id: "D1", title: "Use an LRU", status: "accepted" });
+    await ok("think_add_evidence", { workspace, id: "E1", title: "p95 halves with a cache" });
+    await ok("think_add_question", { workspace, id: "Q1", title: "Which size?" });
+    await ok("think_add_hypothesis", { workspace, id: "H1", title: "Blocked on infra", status: "blocked" });
+    const pack = await ok("context_pack", { workspace });
+    expect(pack).toMatchObject({
+      requested: { target: null, ref: null },
+      branch: "main",
+      docs: { notes: "notes", trace: "trace", graph: "graph" },
+    });
+    expect(pack.notes.entries.map((entry: { content: string }) => entry.content)).toEqual(["Main: we suspect the cache."]);
+    expect(pack.trace.entries).toHaveLength(4);
+    expect(pack.cards.map((card: { id: string }) => card.id)).toEqual(["H1", "Q1", "E1", "D1"]);
+    expect(pack.signals.decisions.map((card: { id: string }) => card.id)).toEqual(["D1"]);
+    expect(pack.signals.evidence.map((card: { id: string }) => card.id)).toEqual(["E1"]);
+    expect(pack.signals.blockers.map((card: { id: string }) => card.id)).toEqual(["H1", "Q1"]);
+    expect(pack.stats).toEqual({ notes: 1, trace: 4, cards: 4 });
+    expect(pack.bridge).toBeUndefined();
+
+    // A fresh task has no notes or cards: the pack bridges to the checkout.
+    const plan = await ok("tasks_create", { workspace, title: "P" });
+    const task = await ok("tasks_create", { workspace, parent: plan.id, title: "T" });
+    const empty = await ok("context_pack", { workspace, target: task.id });
+    expect(empty).toMatchObject({
+      branch: "task/TASK-001",
+      docs: { trace: "TASK-001-trace" },
+      bridge: { checkout: "main", has: { notes: true, trace: true, cards: true } },
+    });
+    expect(empty.warnings).toEqual([expect.objectContaining({ code: "CONTEXT_EMPTY_FOR_TARGET" })]);
+    expect((await failure("context_pack", { workspace, target: task.id, ref: "main" })).code).toBe("INVALID_INPUT");
+
+    // Under a tight budget the signals survive longer than the trace.
+    const tight = await ok("context_pack", { workspace, max_chars: 2000 });
+    expect(tight.budget.used_chars).toBeLessThanOrEqual(2000);
+    expect(tight.budget.truncated).toBe(true);
+    expect(tight.signals.decisions.map((card: { id: string }) => card.id)).toEqual(["D1"]);
+    // Same store, same request: byte-identical answers.
+    const again = await ok("context_pack", { workspace, max_chars: 2000 });
+    expect(JSON.stringify(again)).toBe(JSON.stringify(tight));
+
+    const compact = await ok("think_pack", { workspace, limit_cards: 2 });
+    expect(compact).toMatchObject({ stats: { cards: 2, by_type: { hypothesis: 1, question: 1 } } });
+    expect(compact.cards[0]).toEqual({ id: "H1", type: "hypothesis", title: "Blocked on infra", status: "blocked", lane: "shared" });
+  });
+});
