@@ -23,7 +23,7 @@
  *
  * It prints medians, p95s, each median's ratio to the floor and each op's growth from the smallest to
  * the largest size, and writes the results as JSON to `bench-results/`. Targets are reported, not
- * asserted. The server runs a snapshot of the project copied at start (so edits during a run cannot
+ * asserted (but the packs suite's budget targets are also checks of every answer). The server runs a snapshot of the project copied at start (so edits during a run cannot
  * restart it) with its state in a fresh temp dir; both are removed at the end. Network traffic goes
  * only to 127.0.0.1.
  *

@@ -23,6 +23,7 @@ const TABLES = [
   "idempotency_keys",
   "journal",
   "reflog",
+  "snapshot_baselines",
   "step_leases",
   "step_ordinals",
   "steps",
@@ -50,6 +51,7 @@ describe("workspace migrations", () => {
         { id: 4, name: "tasks" },
         { id: 5, name: "step_leases" },
         { id: 6, name: "cards" },
+        { id: 7, name: "snapshot_baselines" },
       ]);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
       expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([

@@ -212,17 +212,28 @@ describe("think: cards", () => {
     expect(empty.warnings).toEqual([expect.objectContaining({ code: "CONTEXT_EMPTY_FOR_TARGET" })]);
     expect((await failure("context_pack", { workspace, target: task.id, ref: "main" })).code).toBe("INVALID_INPUT");
 
-    // Under a tight budget the signals survive longer than the trace.
+    // Under a tight budget the signals survive longer than the trace, the newest first, and counts follow.
+    for (let i = 2; i <= 6; i++) await ok("think_add_decision", { workspace, id: `D${i}`, title: `Decision ${i} ${"x".repeat(120)}` });
     const tight = await ok("context_pack", { workspace, max_chars: 2000 });
     expect(tight.budget.used_chars).toBeLessThanOrEqual(2000);
     expect(tight.budget.truncated).toBe(true);
-    expect(tight.signals.decisions.map((card: { id: string }) => card.id)).toEqual(["D1"]);
+    expect(tight.signals.decisions[0].id).toBe("D6");
+    expect(tight.signals.stats.decisions).toBe(tight.signals.decisions.length);
+    expect(tight.stats).toEqual({ notes: tight.notes.entries.length, trace: tight.trace.entries.length, cards: tight.cards.length });
+    expect(tight.trace.pagination.count).toBe(tight.trace.entries.length);
+    if (tight.trace.entries.length === 0) expect(tight.trace.pagination.has_more).toBe(true);
     // Same store, same request: byte-identical answers.
     const again = await ok("context_pack", { workspace, max_chars: 2000 });
     expect(JSON.stringify(again)).toBe(JSON.stringify(tight));
 
     const compact = await ok("think_pack", { workspace, limit_cards: 2 });
-    expect(compact).toMatchObject({ stats: { cards: 2, by_type: { hypothesis: 1, question: 1 } } });
-    expect(compact.cards[0]).toEqual({ id: "H1", type: "hypothesis", title: "Blocked on infra", status: "blocked", lane: "shared" });
+    expect(compact).toMatchObject({ stats: { cards: 2, by_type: { decision: 2 } } });
+    expect(compact.cards[0]).toEqual({
+      id: "D6",
+      type: "decision",
+      title: `Decision 6 ${"x".repeat(120)}`,
+      status: "open",
+      lane: "shared",
+    });
   });
 });

@@ -17,12 +17,18 @@ export interface BudgetSpec {
   /** Fields of a list item kept when its body is stubbed (ids, refs, order keys). */
   keep: string[];
   /**
-   * Trim from the end of each list instead of its start: for newest-first lists (the oldest items are
+   * Trim from the end of a list instead of its start: for newest-first lists (the oldest items are
    * last) and for forward pages that continue after their last item (the items a next page shows again).
+   * `true` applies to every list; a list of paths applies to those lists only.
    */
-  trimFromEnd?: boolean;
+  trimFromEnd?: boolean | string[];
   /** Fixes derived fields (pagination) after items were dropped; sees the untrimmed payload too. */
   repair?: (trimmed: Payload, original: Payload) => Payload;
+  /**
+   * The command's own small forms, largest first, tried before the generic minimal signal when even
+   * the trimmed payload does not fit (e.g. a resume view degrading to its capsule).
+   */
+  stubs?: (original: Payload) => Payload[];
 }
 
 type Payload = Record<string, unknown>;
@@ -129,7 +135,10 @@ export function applyBudget(payload: Payload, spec: BudgetSpec | undefined, args
   }
   if (!fits(current, limits)) {
     truncated = true;
-    current = minimalStub(payload, [...warnings, MINIMAL], limits);
+    const notes = [...warnings, TRUNCATED];
+    const codesOnly = notes.map((warning) => ({ code: warning.code, message: "", recovery: "" }));
+    const own = (spec?.stubs?.(payload) ?? []).flatMap((stub) => [withWarnings(stub, notes), withWarnings(stub, codesOnly)]);
+    current = own.find((stub) => fits(stub, limits)) ?? minimalStub(payload, [...warnings, MINIMAL], limits);
   }
   const used = JSON.stringify(current).length;
   const budget: BudgetReport = {
@@ -146,6 +155,8 @@ function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payloa
   const current: Payload = { ...payload };
   // Each list is copied (with its parent object, for `parent.child` paths) so trimming never mutates the input.
   const arrays: unknown[][] = [];
+  const fromEnd = new Set<unknown[]>();
+  const trimsFromEnd = (path: string) => spec.trimFromEnd === true || (Array.isArray(spec.trimFromEnd) && spec.trimFromEnd.includes(path));
   for (const path of spec.lists) {
     const [head, child] = path.split(".") as [string, string | undefined];
     if (child === undefined) {
@@ -153,12 +164,14 @@ function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payloa
       const copy = [...(current[head] as unknown[])];
       current[head] = copy;
       arrays.push(copy);
+      if (trimsFromEnd(path)) fromEnd.add(copy);
     } else {
       const parent = current[head];
       if (parent === null || typeof parent !== "object" || !Array.isArray((parent as Payload)[child])) continue;
       const copy = [...((parent as Payload)[child] as unknown[])];
       current[head] = { ...(parent as Payload), [child]: copy };
       arrays.push(copy);
+      if (trimsFromEnd(path)) fromEnd.add(copy);
     }
   }
   // Sizes are tracked incrementally (re-serializing per step would be quadratic), then checked exactly.
@@ -169,7 +182,7 @@ function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payloa
     (limits.lines === undefined || size.lines <= limits.lines);
   // Pass 1: stub bodies, oldest first, across lists in their declared order.
   for (const items of arrays) {
-    for (const index of trimOrder(items.length, spec.trimFromEnd)) {
+    for (const index of trimOrder(items.length, fromEnd.has(items))) {
       if (within()) break;
       const before = JSON.stringify(items[index]);
       const replaced = stub(items[index], spec.keep);
@@ -182,7 +195,7 @@ function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payloa
   // Pass 2: drop stubbed items, oldest first.
   for (const items of arrays) {
     while (items.length > 0 && !within()) {
-      const dropped = JSON.stringify(spec.trimFromEnd ? items.pop() : items.shift());
+      const dropped = JSON.stringify(fromEnd.has(items) ? items.pop() : items.shift());
       size.chars -= dropped.length + (items.length > 0 ? 1 : 0);
       size.bytes -= utf8Bytes(dropped) + (items.length > 0 ? 1 : 0);
       size.lines -= 1;
@@ -191,7 +204,7 @@ function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payloa
   // Exact check; drop further if the estimate was optimistic.
   for (const items of arrays) {
     while (items.length > 0 && !fits(current, limits)) {
-      if (spec.trimFromEnd) items.pop();
+      if (fromEnd.has(items)) items.pop();
       else items.shift();
     }
   }

@@ -5,6 +5,7 @@ import graphHeadsByKey from "../../migrations/0003_graph_heads_by_key.sql";
 import tasks from "../../migrations/0004_tasks.sql";
 import stepLeases from "../../migrations/0005_step_leases.sql";
 import cards from "../../migrations/0006_cards.sql";
+import snapshotBaselines from "../../migrations/0007_snapshot_baselines.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 4, name: "tasks", sql: tasks },
   { id: 5, name: "step_leases", sql: stepLeases },
   { id: 6, name: "cards", sql: cards },
+  { id: 7, name: "snapshot_baselines", sql: snapshotBaselines },
 ];

@@ -4,9 +4,11 @@
  * Reads derive everything; they never create branches or documents.
  */
 import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
 import { pagination, paginationSchema, repairPagination } from "../docs/paging";
+import { ACTIVE_LIMIT } from "./lint.rules";
 import { missingCheckpoints, proofSummary } from "./proof";
 import { explicitTarget, firstOpenStep, reasoningRef, resolveTarget } from "./targets";
 import {
@@ -33,8 +35,6 @@ import {
 
 /** Blockers shown by the radar (the original's bound). */
 const MAX_RADAR_BLOCKERS = 10;
-/** ACTIVE tasks a plan should carry at once (the original's horizon limit). */
-const ACTIVE_LIMIT = 3;
 
 interface StepStats {
   total: number;
@@ -72,6 +72,48 @@ function taskRadar(entity: EntityRow, steps: StepRow[], stats: StepStats, firstO
     .slice(0, MAX_RADAR_BLOCKERS)
     .map((step) => `${step.path}: ${step.block_reason ?? ((JSON.parse(step.blockers_json) as string[]).join("; ") || "blocked")}`);
   return { now: `Task ${entity.id}: ${entity.title}`, why: entity.description ?? "", verify, next: [next], blockers };
+}
+
+/** The radar of a plan (with its horizon) or a task (with its step counts and first open step). */
+export function radarView(ctx: CommandContext, entity: EntityRow) {
+  if (entity.kind === "plan") {
+    const tasks = tasksOfPlan(ctx.db, entity.id);
+    const count = (status: string) => tasks.filter((task) => task.status === status).length;
+    const horizon = {
+      active: count("ACTIVE"),
+      backlog: count("TODO"),
+      parked: count("PARKED"),
+      done: count("DONE"),
+      canceled: count("CANCELED"),
+      total: tasks.length,
+      active_limit: ACTIVE_LIMIT,
+      over_active_limit: count("ACTIVE") > ACTIVE_LIMIT,
+    };
+    const nextTask = tasks.find((task) => task.status === "ACTIVE") ?? tasks.find((task) => task.status === "TODO");
+    const next =
+      tasks.length === 0
+        ? `Add tasks to ${entity.id} (tasks_create with parent).`
+        : nextTask
+          ? `Work on ${nextTask.id}: ${nextTask.title}.`
+          : `Finish plan ${entity.id} (tasks_complete).`;
+    return {
+      radar: {
+        now: `Plan ${entity.id}: ${entity.title}`,
+        why: entity.contract ?? entity.description ?? "",
+        verify: [],
+        next: [next],
+        blockers: [],
+      },
+      horizon,
+    };
+  }
+  const steps = orderedSteps(ctx.db, entity.id);
+  const stats = stepStats(ctx.db, steps);
+  const firstOpen = firstOpenStep(ctx.db, entity.id);
+  return {
+    radar: taskRadar(entity, steps, stats, firstOpen, firstOpen ? missingCheckpoints(firstOpen, proofSummary(ctx.db, firstOpen)) : []),
+    steps: { ...stats, ...(firstOpen ? { first_open: toStep(firstOpen) } : {}) },
+  };
 }
 
 export const tasksRadar = defineCommand({
@@ -121,47 +163,7 @@ export const tasksRadar = defineCommand({
     const entity = resolveTarget(ctx, args, "tasks_radar");
     const focus = focusOf(ctx.db, ctx.principal.agent_id) ?? null;
     const requested = { target: typeof args.target === "string" ? args.target : (args.target?.id ?? args.task ?? args.plan ?? null) };
-    const base = { requested, focus, target: toEntity(entity), reasoning_ref: reasoningRef(entity.id) };
-    if (entity.kind === "plan") {
-      const tasks = tasksOfPlan(ctx.db, entity.id);
-      const count = (status: string) => tasks.filter((task) => task.status === status).length;
-      const horizon = {
-        active: count("ACTIVE"),
-        backlog: count("TODO"),
-        parked: count("PARKED"),
-        done: count("DONE"),
-        canceled: count("CANCELED"),
-        total: tasks.length,
-        active_limit: ACTIVE_LIMIT,
-        over_active_limit: count("ACTIVE") > ACTIVE_LIMIT,
-      };
-      const nextTask = tasks.find((task) => task.status === "ACTIVE") ?? tasks.find((task) => task.status === "TODO");
-      const next =
-        tasks.length === 0
-          ? `Add tasks to ${entity.id} (tasks_create with parent).`
-          : nextTask
-            ? `Work on ${nextTask.id}: ${nextTask.title}.`
-            : `Finish plan ${entity.id} (tasks_complete).`;
-      return {
-        ...base,
-        radar: {
-          now: `Plan ${entity.id}: ${entity.title}`,
-          why: entity.contract ?? entity.description ?? "",
-          verify: [],
-          next: [next],
-          blockers: [],
-        },
-        horizon,
-      };
-    }
-    const steps = orderedSteps(ctx.db, entity.id);
-    const stats = stepStats(ctx.db, steps);
-    const firstOpen = firstOpenStep(ctx.db, entity.id);
-    return {
-      ...base,
-      radar: taskRadar(entity, steps, stats, firstOpen, firstOpen ? missingCheckpoints(firstOpen, proofSummary(ctx.db, firstOpen)) : []),
-      steps: { ...stats, ...(firstOpen ? { first_open: toStep(firstOpen) } : {}) },
-    };
+    return { requested, focus, target: toEntity(entity), reasoning_ref: reasoningRef(entity.id), ...radarView(ctx, entity) };
   },
 });
 

@@ -45,6 +45,42 @@ const BLOCKERS: Where = { sql: " AND (v.status = 'blocked' OR (v.node_type = 'qu
 
 const tailSchema = z.object({ entries: z.array(entrySchema), pagination: paginationSchema });
 
+type Tail = { entries: { seq: number }[]; pagination: Record<string, unknown> & { count: number } };
+
+/** Budget hook: counts follow what is left; a trimmed tail continues below its oldest entry shown. */
+function repairPack(trimmed: Record<string, unknown>, original: Record<string, unknown>): Record<string, unknown> {
+  const tail = (key: "notes" | "trace") => {
+    const now = trimmed[key] as Tail;
+    const before = original[key] as Tail;
+    if (now.entries.length === before.entries.length) return now;
+    // Entries below the cursor come next: the oldest one shown, or (all dropped) just above the newest.
+    const newest = before.entries[before.entries.length - 1]?.seq;
+    const oldest = now.entries[0]?.seq ?? (newest === undefined ? undefined : newest + 1);
+    const { next_cursor: _dropped, ...rest } = now.pagination;
+    return {
+      ...now,
+      pagination: { ...rest, count: now.entries.length, has_more: true, ...(oldest !== undefined ? { next_cursor: oldest } : {}) },
+    };
+  };
+  const signals = trimmed.signals as Record<string, unknown[]> & { stats: unknown };
+  const notes = tail("notes");
+  const trace = tail("trace");
+  return {
+    ...trimmed,
+    notes,
+    trace,
+    signals: {
+      ...signals,
+      stats: {
+        decisions: signals.decisions?.length ?? 0,
+        evidence: signals.evidence?.length ?? 0,
+        blockers: signals.blockers?.length ?? 0,
+      },
+    },
+    stats: { notes: notes.entries.length, trace: trace.entries.length, cards: (trimmed.cards as unknown[]).length },
+  };
+}
+
 export const contextPack = defineCommand({
   name: "think.context_pack",
   tool: "context_pack",
@@ -92,7 +128,9 @@ export const contextPack = defineCommand({
   budget: {
     lists: ["trace.entries", "cards", "notes.entries", "signals.evidence", "signals.decisions", "signals.blockers"],
     keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "lane", "title"])],
-    trimFromEnd: false,
+    // Notes and trace are oldest-first tails (trim their oldest); cards and signals are newest-first.
+    trimFromEnd: ["cards", "signals.evidence", "signals.decisions", "signals.blockers"],
+    repair: repairPack,
   },
   handler: (ctx, args) => {
     const explicitDocs = [args.ref, args.notes_doc, args.trace_doc, args.graph_doc].some((value) => value !== undefined);
