@@ -137,7 +137,14 @@ export function applyBudget(payload: Payload, spec: BudgetSpec | undefined, args
     truncated = true;
     const notes = [...warnings, TRUNCATED];
     const codesOnly = notes.map((warning) => ({ code: warning.code, message: "", recovery: "" }));
-    const own = (spec?.stubs?.(payload) ?? []).flatMap((stub) => [withWarnings(stub, notes), withWarnings(stub, codesOnly)]);
+    // Smaller and smaller: full warnings, codes only, then the caller's own warnings as codes (the
+    // `budget.truncated` flag still says the answer was cut).
+    const ownCodes = warnings.map((warning) => ({ code: warning.code, message: "", recovery: "" }));
+    const own = (spec?.stubs?.(payload) ?? []).flatMap((stub) => [
+      withWarnings(stub, notes),
+      withWarnings(stub, codesOnly),
+      withWarnings(stub, ownCodes),
+    ]);
     current = own.find((stub) => fits(stub, limits)) ?? minimalStub(payload, [...warnings, MINIMAL], limits);
   }
   const used = JSON.stringify(current).length;

@@ -4,6 +4,7 @@ import { tasksDiagnostics, tasksLint } from "./diagnostics.commands";
 import { tasksEvidenceCapture } from "./evidence.commands";
 import { tasksStepLeaseClaim, tasksStepLeaseGet, tasksStepLeaseRelease, tasksStepLeaseRenew } from "./leases.commands";
 import { tasksMacroCloseStep, tasksMacroFinish, tasksMacroStart, tasksTemplatesList } from "./macros.commands";
+import { tasksResumeSuper, tasksSnapshot } from "./resume.commands";
 import {
   tasksBlock,
   tasksCloseStep,
@@ -47,4 +48,6 @@ export const TASK_COMMANDS = [
   tasksMacroCloseStep,
   tasksMacroFinish,
   tasksTemplatesList,
+  tasksResumeSuper,
+  tasksSnapshot,
 ];

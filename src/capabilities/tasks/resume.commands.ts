@@ -1,0 +1,456 @@
+/**
+ * Resume views (seed 003): `tasks_resume_super` answers "where am I, why, what next" for a plan or task
+ * in one bounded call, and `tasks_snapshot` is its smart view with an optional delta since the caller's
+ * previous snapshot. Views choose what memory comes along:
+ *
+ * - `focus_only`: the step focus and minimal context; cards tagged with the step only;
+ * - `smart` (default with a budget): step-scoped and pinned cards first, then open cards (cold archive:
+ *   closed cards stay out unless pinned); section sizes follow the budget;
+ * - `explore`: like smart, with the warm archive (closed cards too);
+ * - `audit`: like smart, with every lane;
+ * - `full` (default without a budget): every section at its full default size.
+ *
+ * Every answer carries the capsule (where / why / next). Under a tight budget the sections shrink and
+ * go first; the capsule stays, and at the very end only its compact form with the best action is left.
+ */
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
+import { defineCommand } from "../../commands/registry";
+import { MAX_LIST_LIMIT } from "../../shared/limits";
+import { read } from "../../workspace/clocks";
+import { type Branch, findBranch, sourcesOf } from "../branches/branches.store";
+import { readTail } from "../docs/docs.commands";
+import { ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
+import { paginationSchema } from "../docs/paging";
+import { GRAPH_KEEP } from "../graph/graph.schema";
+import { queryPage, type Where } from "../graph/graph.store";
+import { queryWhere } from "../graph/graph-filters.store";
+import { cardWhere } from "../think/cards";
+import { cardSchema, toCard } from "../think/think.commands";
+import { buildCapsule, compactCapsule } from "./capsule";
+import { liveLease } from "./leases.store";
+import { firstOpenStep, reasoningRef, resolveTarget } from "./targets";
+import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, type TaskEvent, targetFields } from "./tasks.schema";
+import { type EntityRow, focusOf, orderedSteps, type StepRow, tasksOfPlan, toEntity, toStep } from "./tasks.store";
+import { radarView } from "./views.commands";
+
+export const VIEWS = ["focus_only", "smart", "explore", "audit", "full"] as const;
+type View = (typeof VIEWS)[number];
+
+interface Limits {
+  events: number;
+  signals: number;
+  notes: number;
+  trace: number;
+  cards: number;
+}
+
+/** Section sizes: `full` and `focus_only` are fixed (the original's); smart-like views follow the budget tier. */
+const FULL: Limits = { events: 20, signals: 5, notes: 10, trace: 20, cards: 20 };
+const FOCUS_ONLY: Limits = { events: 12, signals: 3, notes: 3, trace: 8, cards: 40 };
+const TIERS: { upTo: number; limits: Limits }[] = [
+  { upTo: 2_000, limits: { events: 6, signals: 2, notes: 4, trace: 10, cards: 18 } },
+  { upTo: 6_000, limits: { events: 10, signals: 3, notes: 6, trace: 15, cards: 24 } },
+  { upTo: 12_000, limits: { events: 15, signals: 4, notes: 8, trace: 20, cards: 30 } },
+  { upTo: Number.POSITIVE_INFINITY, limits: { events: 20, signals: 5, notes: 10, trace: 20, cards: 40 } },
+];
+/** Card statuses that count as closed: the cold archive smart views leave out unless pinned. */
+const CLOSED = ["done", "closed", "resolved", "rejected", "canceled", "superseded"];
+
+function limitsFor(view: View, budgetChars: number | undefined): Limits {
+  if (view === "full") return FULL;
+  if (view === "focus_only") return FOCUS_ONLY;
+  const chars = budgetChars ?? Number.POSITIVE_INFINITY;
+  return (TIERS.find((tier) => chars <= tier.upTo) ?? (TIERS[TIERS.length - 1] as (typeof TIERS)[number])).limits;
+}
+
+const limitArg = z.number().int().min(0).max(MAX_LIST_LIMIT).optional();
+
+export const resumeInput = {
+  ...targetFields,
+  view: z.enum(VIEWS).optional().describe("Default: full without a budget, smart with max_chars/context_budget."),
+  events_limit: limitArg,
+  notes_limit: limitArg,
+  trace_limit: limitArg,
+  cards_limit: limitArg,
+  signals_limit: limitArg.describe("Decisions, evidence and blockers, each."),
+};
+
+export const resumeOutput = {
+  view: z.enum(VIEWS),
+  focus: z.string().nullable(),
+  target: entitySchema,
+  reasoning_ref: reasoningRefSchema,
+  radar: z.object({
+    now: z.string(),
+    why: z.string(),
+    verify: z.array(z.string()),
+    next: z.array(z.string()),
+    blockers: z.array(z.string()),
+  }),
+  step_focus: z.object({ step: stepSchema, lease: z.object({ holder: z.string(), expires_tick: z.number() }).optional() }).nullable(),
+  steps: z.array(z.object({ id: z.string(), path: z.string(), title: z.string(), completed: z.boolean(), blocked: z.boolean() })),
+  timeline: z.object({ events: z.array(eventSchema) }),
+  signals: z.object({
+    blockers: z.array(cardSchema),
+    decisions: z.array(cardSchema),
+    evidence: z.array(cardSchema),
+    stats: z.object({ blockers: z.number(), decisions: z.number(), evidence: z.number() }),
+  }),
+  memory: z.object({
+    notes: z.array(entrySchema),
+    notes_pagination: paginationSchema,
+    trace: z.array(entrySchema),
+    trace_pagination: paginationSchema,
+    cards: z.array(cardSchema),
+  }),
+  capsule: z.record(z.string(), z.unknown()),
+  degradation: z.object({ truncated_fields: z.array(z.string()) }),
+};
+
+/** Trim order under a budget: bulky history first, the capsule never. */
+export const RESUME_BUDGET = {
+  lists: [
+    "memory.trace",
+    "memory.notes",
+    "memory.cards",
+    "timeline.events",
+    "steps",
+    "signals.evidence",
+    "signals.decisions",
+    "signals.blockers",
+  ],
+  keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "event_id", "tick", "path", "title"])],
+  trimFromEnd: ["memory.cards", "signals.evidence", "signals.decisions", "signals.blockers"],
+  repair: (trimmed: Record<string, unknown>, original: Record<string, unknown>) => ({
+    ...trimmed,
+    memory: repairTails(trimmed.memory as Memory, original.memory as Memory),
+    degradation: { truncated_fields: truncatedFields(trimmed, original) },
+  }),
+  stubs: (original: Record<string, unknown>) => {
+    const capsule = original.capsule as ReturnType<typeof buildCapsule>;
+    return [{ capsule, degradation: { truncated_fields: ["*"] } }, { capsule: compactCapsule(capsule) }];
+  },
+};
+
+type Memory = Record<string, unknown> & Record<"notes" | "trace", { seq: number }[]>;
+
+/** A trimmed tail (oldest entries dropped) continues below its oldest entry shown. */
+function repairTails(now: Memory, before: Memory): Memory {
+  const repaired: Memory = { ...now };
+  for (const key of ["notes", "trace"] as const) {
+    if (now[key].length === before[key].length) continue;
+    const newest = before[key][before[key].length - 1]?.seq;
+    const next = now[key][0]?.seq ?? (newest === undefined ? undefined : newest + 1);
+    const { next_cursor: _dropped, ...rest } = now[`${key}_pagination`] as Record<string, unknown>;
+    repaired[`${key}_pagination`] = {
+      ...rest,
+      count: now[key].length,
+      has_more: true,
+      ...(next !== undefined ? { next_cursor: next } : {}),
+    };
+  }
+  return repaired;
+}
+
+function truncatedFields(trimmed: Record<string, unknown>, original: Record<string, unknown>): string[] {
+  const fields: string[] = [];
+  const lengthAt = (payload: Record<string, unknown>, path: string): number => {
+    const [head, child] = path.split(".") as [string, string | undefined];
+    const value = child === undefined ? payload[head] : (payload[head] as Record<string, unknown> | undefined)?.[child];
+    return Array.isArray(value) ? value.length : 0;
+  };
+  for (const path of RESUME_BUDGET.lists) if (lengthAt(trimmed, path) !== lengthAt(original, path)) fields.push(path);
+  // Stubbed items keep their length but lose bodies: compare serialized sizes too.
+  for (const path of RESUME_BUDGET.lists) {
+    if (fields.includes(path)) continue;
+    const [head] = path.split(".") as [string];
+    if (JSON.stringify(trimmed[head]) !== JSON.stringify(original[head]) && !fields.includes(head)) fields.push(path);
+  }
+  return fields;
+}
+
+function eventsOf(ctx: CommandContext, id: string, limit: number): TaskEvent[] {
+  if (limit === 0) return [];
+  const rows = ctx.db.all<{
+    tick: number;
+    event_id: string;
+    ts_ms: number;
+    type: string;
+    task_id: string;
+    path: string | null;
+    payload_json: string | null;
+  }>(
+    `SELECT tick, event_id, ts_ms, type, task_id, path, payload_json FROM journal INDEXED BY journal_by_task
+     WHERE task_id = ? ORDER BY tick DESC LIMIT ${Math.trunc(limit)}`,
+    id,
+  );
+  return rows.reverse().map((row) => ({
+    event_id: row.event_id,
+    tick: row.tick,
+    ts_ms: row.ts_ms,
+    type: row.type,
+    task: row.task_id,
+    ...(row.path !== null ? { path: row.path } : {}),
+    payload: row.payload_json === null ? {} : (JSON.parse(row.payload_json) as Record<string, unknown>),
+  }));
+}
+
+function cards(ctx: CommandContext, branch: Branch, doc: string, extra: Where, limit: number, allLanes: boolean) {
+  if (limit === 0) return [];
+  const lanes = cardWhere(ctx, allLanes);
+  const page = queryPage(ctx.db, doc, sourcesOf(ctx.db, branch), {
+    limit,
+    where: { sql: lanes.sql + extra.sql, params: [...lanes.params, ...extra.params] },
+  });
+  return page.rows.map(toCard);
+}
+
+function and(...parts: Where[]): Where {
+  return { sql: parts.map((part) => part.sql).join(""), params: parts.flatMap((part) => part.params) };
+}
+
+const NONE: Where = { sql: "", params: [] };
+const OPEN: Where = {
+  sql: " AND (v.status IS NULL OR v.status NOT IN (SELECT value FROM json_each(?)))",
+  params: [JSON.stringify(CLOSED)],
+};
+
+/** Cards of the view: step-scoped (and pinned) first, then the rest the view admits, without repeats. */
+function viewCards(ctx: CommandContext, branch: Branch, doc: string, view: View, stepTag: string | undefined, limit: number) {
+  const allLanes = view === "audit";
+  const archive = view === "explore" || view === "full" ? NONE : OPEN;
+  const scoped = stepTag ? cards(ctx, branch, doc, and(queryWhere({ tags_any: [stepTag] }), archive), limit, allLanes) : [];
+  if (view === "focus_only") return scoped;
+  const pinned = cards(ctx, branch, doc, queryWhere({ tags_any: ["pinned"] }), limit, allLanes);
+  const rest = cards(ctx, branch, doc, archive, limit, allLanes);
+  const seen = new Set<string>();
+  return [...scoped, ...pinned, ...rest].filter((card) => !seen.has(card.id) && seen.add(card.id)).slice(0, limit);
+}
+
+export interface ResumeArgs {
+  target?: unknown;
+  task?: string | undefined;
+  plan?: string | undefined;
+  view?: View | undefined;
+  events_limit?: number | undefined;
+  notes_limit?: number | undefined;
+  trace_limit?: number | undefined;
+  cards_limit?: number | undefined;
+  signals_limit?: number | undefined;
+  max_chars?: number | undefined;
+  context_budget?: number | undefined;
+}
+
+/** The resume payload of a plan or task in the given view. */
+export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, defaultView?: View) {
+  const entity: EntityRow = resolveTarget(ctx, args as Parameters<typeof resolveTarget>[1], tool);
+  const budgeted = args.max_chars !== undefined || args.context_budget !== undefined;
+  const view: View = args.view ?? defaultView ?? (budgeted ? "smart" : "full");
+  const base = limitsFor(view, budgeted ? ctx.readLimitChars : undefined);
+  const limits: Limits = {
+    events: args.events_limit ?? base.events,
+    signals: args.signals_limit ?? base.signals,
+    notes: args.notes_limit ?? base.notes,
+    trace: args.trace_limit ?? base.trace,
+    cards: args.cards_limit ?? base.cards,
+  };
+  const ref = reasoningRef(entity.id);
+  const branch = findBranch(ctx.db, ref.branch);
+  const steps: StepRow[] = entity.kind === "task" ? orderedSteps(ctx.db, entity.id) : [];
+  const stepFocus = entity.kind === "task" ? firstOpenStep(ctx.db, entity.id) : undefined;
+  const lease = stepFocus ? liveLease(ctx.db, stepFocus.id) : undefined;
+  const stepTag = stepFocus ? `step:${stepFocus.id.toLowerCase()}` : undefined;
+  const allLanes = view === "audit";
+  const emptyTail = (limit: number) => ({ entries: [], pagination: { cursor: null, has_more: false, limit, count: 0 } });
+  const tail = (doc: string, limit: number) =>
+    branch === undefined || limit === 0 ? emptyTail(limit) : readTail(ctx, branch, doc, undefined, limit);
+  const signal = (where: Where) => (branch === undefined ? [] : cards(ctx, branch, ref.graph_doc, where, limits.signals, allLanes));
+  const blockers = signal({ sql: " AND (v.status = 'blocked' OR (v.node_type = 'question' AND v.status = 'open'))", params: [] });
+  const decisions = signal(and({ sql: " AND v.node_type = 'decision'", params: [] }, view === "explore" || view === "full" ? NONE : OPEN));
+  const evidence = signal({ sql: " AND v.node_type = 'evidence'", params: [] });
+  const radar = radarView(ctx, entity);
+  const notes = tail(ref.notes_doc, limits.notes);
+  const trace = tail(ref.trace_doc, limits.trace);
+  const focus = focusOf(ctx.db, ctx.principal.agent_id) ?? null;
+  const planTasks = entity.kind === "plan" ? tasksOfPlan(ctx.db, entity.id) : [];
+  const plannedNext = planTasks.find((task) => task.status === "ACTIVE") ?? planTasks.find((task) => task.status === "TODO");
+  const capsule = buildCapsule({
+    ctx,
+    entity,
+    ref,
+    focus,
+    steps,
+    stepFocus,
+    lease,
+    allLanes,
+    signals: [
+      ...radar.radar.blockers.map((line) => `blocked: ${line}`),
+      ...blockers.map((card) => `${card.type} ${card.id}: ${card.title ?? card.text ?? ""}`),
+      ...radar.radar.verify,
+      ...radar.radar.next,
+    ],
+    nextTask: plannedNext,
+  });
+  return {
+    view,
+    focus,
+    target: toEntity(entity),
+    reasoning_ref: ref,
+    radar: radar.radar,
+    step_focus: stepFocus
+      ? { step: toStep(stepFocus), ...(lease ? { lease: { holder: lease.holder, expires_tick: lease.expires_tick } } : {}) }
+      : null,
+    steps: (view === "focus_only" && stepFocus ? [stepFocus] : steps).map((step) => ({
+      id: step.id,
+      path: step.path,
+      title: step.title,
+      completed: step.completed === 1,
+      blocked: step.blocked === 1,
+    })),
+    timeline: { events: eventsOf(ctx, entity.id, limits.events) },
+    signals: {
+      blockers,
+      decisions,
+      evidence,
+      stats: { blockers: blockers.length, decisions: decisions.length, evidence: evidence.length },
+    },
+    memory: {
+      notes: notes.entries,
+      notes_pagination: notes.pagination,
+      trace: trace.entries,
+      trace_pagination: trace.pagination,
+      cards: branch === undefined ? [] : viewCards(ctx, branch, ref.graph_doc, view, stepTag, limits.cards),
+    },
+    capsule,
+    degradation: { truncated_fields: [] as string[] },
+  };
+}
+
+export const tasksResumeSuper = defineCommand({
+  name: "tasks.resume_super",
+  tool: "tasks_resume_super",
+  aliases: ["tasks.resume"],
+  title: "Resume a task",
+  description:
+    "Everything needed to resume a plan or task (default: your focus) in one bounded call: radar, step focus (with its lease), steps, timeline, signals (blockers, decisions, evidence), notes, trace and cards, and the capsule (where / why / next: 1 best + 1 backup action). view: focus_only | smart | explore | audit | full (default full, or smart when a budget is given); *_limit overrides a section (0 turns it off). Under a tight budget sections shrink first; the capsule stays.",
+  kind: "read",
+  input: resumeInput,
+  output: resumeOutput,
+  budget: RESUME_BUDGET,
+  handler: (ctx, args) => resumeView(ctx, args, "tasks_resume_super"),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Snapshot with delta
+
+/** Items per delta section. */
+const DELTA_LIMIT = 10;
+
+function baselineOf(ctx: CommandContext, target: string): number | undefined {
+  return ctx.db.one<{ seq: number }>(
+    "SELECT seq FROM snapshot_baselines WHERE agent_id = ? AND target_id = ?",
+    ctx.principal.agent_id,
+    target,
+  )?.seq;
+}
+
+/** One statement: the caller's baseline for `target` moves to `seq` (bookkeeping; no tick, no journal row). */
+function setBaseline(ctx: CommandContext, target: string, seq: number): void {
+  ctx.db.run(
+    `INSERT INTO snapshot_baselines (agent_id, target_id, seq, updated_at_ms) VALUES (?, ?, ?, ?)
+     ON CONFLICT (agent_id, target_id) DO UPDATE SET seq = excluded.seq, updated_at_ms = excluded.updated_at_ms`,
+    ctx.principal.agent_id,
+    target,
+    seq,
+    ctx.nowMs,
+  );
+}
+
+const deltaSection = z.object({ count: z.number(), items: z.array(z.record(z.string(), z.unknown())), truncated: z.boolean() });
+
+export const tasksSnapshot = defineCommand({
+  name: "tasks.snapshot",
+  tool: "tasks_snapshot",
+  title: "Snapshot of a task",
+  description: `tasks_resume_super with view smart by default. delta: true adds what changed since your previous snapshot of the same target (notes and cards, at most ${DELTA_LIMIT} each); the first call only sets your baseline. Baselines are per agent and target.`,
+  kind: "read",
+  input: { ...resumeInput, delta: z.boolean().default(false) },
+  output: {
+    ...resumeOutput,
+    delta: z
+      .object({
+        mode: z.literal("since_last"),
+        since_seq: z.number().nullable(),
+        until_seq: z.number(),
+        notes: deltaSection,
+        cards: deltaSection,
+        decisions: deltaSection,
+        evidence: deltaSection,
+      })
+      .optional(),
+  },
+  budget: RESUME_BUDGET,
+  handler: (ctx, args) => {
+    const view = resumeView(ctx, args, "tasks_snapshot", "smart");
+    if (!args.delta) return view;
+    const id = view.target.id;
+    const until = read(ctx.db, "seq");
+    const since = baselineOf(ctx, id);
+    setBaseline(ctx, id, until);
+    const ref = view.reasoning_ref;
+    const branch = findBranch(ctx.db, ref.branch);
+    const empty = { count: 0, items: [], truncated: false };
+    if (since === undefined || branch === undefined) {
+      return {
+        ...view,
+        delta: {
+          mode: "since_last" as const,
+          since_seq: since ?? null,
+          until_seq: until,
+          notes: empty,
+          cards: empty,
+          decisions: empty,
+          evidence: empty,
+        },
+      };
+    }
+    const newer: Where = { sql: " AND v.seq > ?", params: [since] };
+    const section = <T>(items: T[]) => ({
+      count: Math.min(items.length, DELTA_LIMIT),
+      items: items.slice(0, DELTA_LIMIT) as Record<string, unknown>[],
+      truncated: items.length > DELTA_LIMIT,
+    });
+    const notes = readTail(ctx, branch, ref.notes_doc, undefined, DELTA_LIMIT + 1).entries.filter((entry) => entry.seq > since);
+    const changed = cards(ctx, branch, ref.graph_doc, newer, DELTA_LIMIT + 1, false);
+    return {
+      ...view,
+      delta: {
+        mode: "since_last" as const,
+        since_seq: since,
+        until_seq: until,
+        notes: section(
+          notes.map((entry) => ({
+            ref: `${ref.notes_doc}@${entry.seq}`,
+            seq: entry.seq,
+            ...(entry.title ? { title: entry.title } : {}),
+            summary: entry.content.slice(0, 200),
+          })),
+        ),
+        cards: section(
+          changed.map((card) => ({ id: card.id, type: card.type, seq: card.last_seq, ...(card.title ? { title: card.title } : {}) })),
+        ),
+        decisions: section(
+          changed
+            .filter((card) => card.type === "decision")
+            .map((card) => ({ id: card.id, seq: card.last_seq, title: card.title ?? card.text ?? "" })),
+        ),
+        evidence: section(
+          changed
+            .filter((card) => card.type === "evidence")
+            .map((card) => ({ id: card.id, seq: card.last_seq, title: card.title ?? card.text ?? "" })),
+        ),
+      },
+    };
+  },
+});

@@ -1,0 +1,128 @@
+// End-to-end: resume views and the capsule through the real MCP endpoint (toolset=full): views and
+// their sections, the capsule's best and backup actions, degradation under budgets, snapshot deltas.
+import { describe, expect, it } from "vitest";
+import { as, ok } from "./helpers/mcp";
+
+async function started(workspace: string, agent = "alice") {
+  const options = await as(agent);
+  const start = await ok("tasks_macro_start", { workspace, title: "Speed up reads", template: "principal-task" }, options);
+  return { options, task: start.task_id as string, steps: start.steps as { id: string; path: string }[] };
+}
+
+describe("resume views", () => {
+  it("answers where, why and what next in one call, with the full view by default", async () => {
+    const workspace = "resume/full";
+    const { options, task, steps } = await started(workspace);
+    await ok("tasks_note", { workspace, task, note: "Profiled: the scan dominates." }, options);
+    await ok("think_add_hypothesis", { workspace, target: task, id: "H1", title: "A missing index" }, options);
+    await ok("think_add_decision", { workspace, target: task, id: "D1", title: "Add the index" }, options);
+    await ok("think_add_question", { workspace, target: task, id: "Q1", title: "Which columns?" }, options);
+
+    const resume = await ok("tasks_resume_super", { workspace }, options);
+    expect(resume).toMatchObject({ view: "full", focus: task, target: { id: task }, reasoning_ref: { branch: `task/${task}` } });
+    expect(resume.step_focus.step.path).toBe("s:0");
+    expect(resume.steps).toHaveLength(5);
+    expect(resume.timeline.events.map((event: { type: string }) => event.type)).toEqual(["task_created", "steps_added", "step_noted"]);
+    expect(resume.memory.notes.map((entry: { content: string }) => entry.content)).toEqual(["Profiled: the scan dominates."]);
+    expect(resume.memory.cards.map((card: { id: string }) => card.id).sort()).toEqual(["D1", "H1", "Q1"]);
+    expect(resume.signals.decisions.map((card: { id: string }) => card.id)).toEqual(["D1"]);
+    expect(resume.signals.blockers.map((card: { id: string }) => card.id)).toEqual(["Q1"]);
+    expect(resume.capsule).toMatchObject({
+      type: "handoff_capsule",
+      workspace,
+      target: { id: task },
+      where: { branch: `task/${task}`, step_focus: { step_id: steps[0]?.id, path: "s:0" } },
+      next: {
+        action: { tool: "tasks_close_step", args: { task, step_id: steps[0]?.id } },
+        backup: { tool: "tasks_note" },
+      },
+    });
+    expect(resume.capsule.why.length).toBeGreaterThan(0);
+    expect(resume.capsule.why.length).toBeLessThanOrEqual(3);
+    // Deterministic: the same store gives the same bytes.
+    expect(JSON.stringify(await ok("tasks_resume_super", { workspace }, options))).toBe(JSON.stringify(resume));
+  });
+
+  it("scopes cards by view: focus_only, smart (cold archive), explore (warm), audit (all lanes)", async () => {
+    const workspace = "resume/views";
+    const { options, task } = await started(workspace);
+    const bob = await as("bob");
+    await ok("think_add_hypothesis", { workspace, target: task, id: "STEP-CARD", title: "step scoped" }, options);
+    await ok("tasks_close_step", { workspace, task, path: "s:0" }, options);
+    // Written after the step focus moved to s:1: tagged with s:1.
+    await ok("think_add_note", { workspace, target: task, id: "NOW", text: "on the new focus" }, options);
+    await ok("think_add_decision", { workspace, target: task, id: "OLD", title: "superseded idea", status: "rejected" }, options);
+    await ok("think_add_note", { workspace, target: task, id: "BOB-DRAFT", text: "bob's draft", lane: "agent" }, bob);
+
+    const ids = async (view: string) =>
+      (await ok("tasks_resume_super", { workspace, task, view }, options)).memory.cards.map((card: { id: string }) => card.id).sort();
+    expect(await ids("focus_only")).toEqual(["NOW"]);
+    expect(await ids("smart")).toEqual(["NOW", "STEP-CARD"]);
+    expect(await ids("explore")).toEqual(["NOW", "OLD", "STEP-CARD"]);
+    expect(await ids("audit")).toEqual(["BOB-DRAFT", "NOW", "STEP-CARD"]);
+    const focusOnly = await ok("tasks_resume_super", { workspace, task, view: "focus_only" }, options);
+    expect(focusOnly.steps.map((step: { path: string }) => step.path)).toEqual(["s:1"]);
+    expect((await ok("tasks_resume_super", { workspace, task, max_chars: 6000 }, options)).view).toBe("smart");
+    expect((await ok("tasks_resume_super", { workspace, task, notes_limit: 0 }, options)).memory.notes).toEqual([]);
+  });
+
+  it("keeps the capsule and its best action from 20,000 characters down to 200", async () => {
+    const workspace = "resume/budget";
+    const { options, task } = await started(workspace);
+    for (let i = 0; i < 12; i++) await ok("tasks_note", { workspace, task, note: `Observation ${i}: ${"detail ".repeat(40)}` }, options);
+    for (let i = 0; i < 8; i++)
+      await ok(
+        "think_add_evidence",
+        { workspace, target: task, id: `E${i}`, title: `Evidence ${i}`, text: "measured ".repeat(30) },
+        options,
+      );
+    for (const max of [20_000, 6_000, 2_000, 1_000, 600, 400, 256, 200]) {
+      const answer = await ok("tasks_resume_super", { workspace, task, max_chars: max }, options);
+      expect(answer.budget.used_chars).toBeLessThanOrEqual(answer.budget.max_chars);
+      expect(answer.budget.max_chars).toBe(Math.max(max, 256));
+      const capsule = answer.capsule;
+      expect(capsule).toBeDefined();
+      const best = capsule.next.action ?? capsule.next;
+      expect(best.tool).toBe("tasks_close_step");
+      if (max <= 2_000) expect(answer.budget.truncated).toBe(true);
+    }
+    const squeezed = await ok("tasks_resume_super", { workspace, task, max_chars: 2_000 }, options);
+    expect(squeezed.degradation?.truncated_fields ?? ["*"]).not.toEqual([]);
+  });
+
+  it("shows a step lease in the capsule and sends other agents elsewhere", async () => {
+    const workspace = "resume/lease";
+    const { options, task, steps } = await started(workspace);
+    const bob = await as("bob");
+    await ok("tasks_step_lease_claim", { workspace, task, path: "s:0" }, options);
+    const forBob = await ok("tasks_resume_super", { workspace, task }, bob);
+    expect(forBob.capsule.where.step_focus.lease).toMatchObject({ holder: "alice" });
+    expect(forBob.capsule.next.action).toMatchObject({ tool: "tasks_step_lease_get", args: { task, step_id: steps[0]?.id } });
+    expect((await ok("tasks_resume_super", { workspace, task }, options)).capsule.next.action.tool).toBe("tasks_close_step");
+  });
+});
+
+describe("tasks_snapshot", () => {
+  it("is the smart view, and with delta reports what changed since the caller's previous snapshot", async () => {
+    const workspace = "resume/snapshot";
+    const { options, task } = await started(workspace);
+    const bob = await as("bob");
+    const first = await ok("tasks_snapshot", { workspace, delta: true }, options);
+    expect(first.view).toBe("smart");
+    expect(first.delta).toMatchObject({ mode: "since_last", since_seq: null, notes: { count: 0 }, cards: { count: 0 } });
+
+    await ok("tasks_note", { workspace, task, note: "New finding" }, options);
+    await ok("think_add_decision", { workspace, target: task, id: "D1", title: "Go with B-tree" }, options);
+    const second = await ok("tasks_snapshot", { workspace, delta: true }, options);
+    expect(second.delta.since_seq).toBe(first.delta.until_seq);
+    expect(second.delta.notes.items.map((item: { summary: string }) => item.summary)).toEqual(["New finding"]);
+    expect(second.delta.cards.items.map((item: { id: string }) => item.id)).toEqual(["D1"]);
+    expect(second.delta.decisions.items.map((item: { id: string }) => item.id)).toEqual(["D1"]);
+    const third = await ok("tasks_snapshot", { workspace, delta: true }, options);
+    expect(third.delta).toMatchObject({ notes: { count: 0 }, cards: { count: 0 } });
+    // Baselines are per agent: bob's first delta only sets his.
+    expect((await ok("tasks_snapshot", { workspace, task, delta: true }, bob)).delta.since_seq).toBeNull();
+    // Without delta nothing is tracked.
+    expect((await ok("tasks_snapshot", { workspace }, options)).delta).toBeUndefined();
+  });
+});
