@@ -33,10 +33,13 @@ describe("resume views", () => {
       target: { id: task },
       where: { branch: `task/${task}`, step_focus: { step_id: steps[0]?.id, path: "s:0" } },
       next: {
-        action: { tool: "tasks_close_step", args: { task, step_id: steps[0]?.id } },
-        backup: { tool: "tasks_note" },
+        action: { tool: "tasks_close_step", args: { task, step_id: steps[0]?.id, checkpoints: { criteria: true, tests: true } } },
+        // The signal engine's best move over the view's cards: H1 has no test.
+        backup: { tool: "think_add_test", args: { supports: ["H1"], tags: ["bm4"] } },
       },
     });
+    expect(resume.engine.signals.map((signal: { code: string }) => signal.code)).toContain("BM4_HYPOTHESIS_NO_TEST");
+    expect(resume.capsule.why.some((line: string) => line.startsWith("BM4_HYPOTHESIS_NO_TEST"))).toBe(true);
     expect(resume.capsule.why.length).toBeGreaterThan(0);
     expect(resume.capsule.why.length).toBeLessThanOrEqual(3);
     // Deterministic: the same store gives the same bytes.

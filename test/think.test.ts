@@ -199,6 +199,9 @@ describe("think: cards", () => {
     expect(pack.signals.blockers.map((card: { id: string }) => card.id)).toEqual(["H1", "Q1"]);
     expect(pack.stats).toEqual({ notes: 1, trace: 4, cards: 4 });
     expect(pack.bridge).toBeUndefined();
+    // The signal engine reads the pack's own slice: H1 is a hypothesis with no test.
+    expect(pack.engine.signals.map((signal: { code: string }) => signal.code)).toContain("BM4_HYPOTHESIS_NO_TEST");
+    expect(pack.engine.actions.length).toBeLessThanOrEqual(2);
 
     // A fresh task has no notes or cards: the pack bridges to the checkout.
     const plan = await ok("tasks_create", { workspace, title: "P" });

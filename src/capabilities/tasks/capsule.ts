@@ -6,7 +6,7 @@
  */
 import type { CommandContext } from "../../commands/context";
 import type { LeaseRow } from "./leases.store";
-import { proofMode, proofSummary } from "./proof";
+import { proofMode, proofSummary, requiredCheckpoints } from "./proof";
 import { PROOF_CHECKPOINTS, type ReasoningRef } from "./tasks.schema";
 import type { EntityRow, StepRow } from "./tasks.store";
 
@@ -29,12 +29,14 @@ export interface CapsuleInput {
   signals: string[];
   /** The plan's next task, for plans. */
   nextTask?: EntityRow | undefined;
+  /** The signal engine's best action over the view's cards: it becomes the backup move. */
+  engineAction?: Action | undefined;
 }
 
 function nextActions(input: CapsuleInput): { action: Action; backup: Action } {
   const { ctx, entity, steps, stepFocus, lease } = input;
   const task = entity.id;
-  if (entity.kind === "plan") {
+  if (entity.kind === "plan" && entity.status !== "DONE" && entity.status !== "CANCELED") {
     const next = input.nextTask;
     return next
       ? {
@@ -88,15 +90,21 @@ function nextActions(input: CapsuleInput): { action: Action; backup: Action } {
       backup: note,
     };
   }
+  // Confirm exactly what the close gate will ask for (criteria, tests, and any checkpoint with proof).
+  const checkpoints = Object.fromEntries(requiredCheckpoints(stepFocus, proofs).map((name) => [name, true]));
   return {
-    action: { tool: "tasks_close_step", args: at, purpose: `Verify and close ${stepFocus.path}: ${stepFocus.title}` },
+    action: { tool: "tasks_close_step", args: { ...at, checkpoints }, purpose: `Verify and close ${stepFocus.path}: ${stepFocus.title}` },
     backup: note,
   };
 }
 
 export function buildCapsule(input: CapsuleInput) {
   const { ctx, entity, ref, stepFocus, lease } = input;
-  const next = nextActions(input);
+  const planned = nextActions(input);
+  const next =
+    input.engineAction && input.engineAction.tool !== planned.action.tool
+      ? { action: planned.action, backup: input.engineAction }
+      : planned;
   return {
     type: "handoff_capsule" as const,
     version: 1,

@@ -26,6 +26,8 @@ import { GRAPH_KEEP } from "../graph/graph.schema";
 import { queryPage, type Where } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
 import { cardWhere } from "../think/cards";
+import { engineSchema } from "../think/engine.schema";
+import { engineOver } from "../think/engine.slice";
 import { cardSchema, toCard } from "../think/think.commands";
 import { buildCapsule, compactCapsule } from "./capsule";
 import { liveLease } from "./leases.store";
@@ -104,6 +106,7 @@ export const resumeOutput = {
     trace_pagination: paginationSchema,
     cards: z.array(cardSchema),
   }),
+  engine: engineSchema.optional(),
   capsule: z.record(z.string(), z.unknown()),
   degradation: z.object({ truncated_fields: z.array(z.string()) }),
 };
@@ -115,6 +118,7 @@ export const RESUME_BUDGET = {
     "memory.notes",
     "memory.cards",
     "timeline.events",
+    "engine.signals",
     "steps",
     "signals.evidence",
     "signals.decisions",
@@ -154,20 +158,12 @@ function repairTails(now: Memory, before: Memory): Memory {
 }
 
 function truncatedFields(trimmed: Record<string, unknown>, original: Record<string, unknown>): string[] {
-  const fields: string[] = [];
-  const lengthAt = (payload: Record<string, unknown>, path: string): number => {
+  const at = (payload: Record<string, unknown>, path: string): unknown => {
     const [head, child] = path.split(".") as [string, string | undefined];
-    const value = child === undefined ? payload[head] : (payload[head] as Record<string, unknown> | undefined)?.[child];
-    return Array.isArray(value) ? value.length : 0;
+    return child === undefined ? payload[head] : (payload[head] as Record<string, unknown> | undefined)?.[child];
   };
-  for (const path of RESUME_BUDGET.lists) if (lengthAt(trimmed, path) !== lengthAt(original, path)) fields.push(path);
-  // Stubbed items keep their length but lose bodies: compare serialized sizes too.
-  for (const path of RESUME_BUDGET.lists) {
-    if (fields.includes(path)) continue;
-    const [head] = path.split(".") as [string];
-    if (JSON.stringify(trimmed[head]) !== JSON.stringify(original[head]) && !fields.includes(head)) fields.push(path);
-  }
-  return fields;
+  // A list counts as truncated when items were dropped or lost their bodies.
+  return RESUME_BUDGET.lists.filter((path) => JSON.stringify(at(trimmed, path)) !== JSON.stringify(at(original, path)));
 }
 
 function eventsOf(ctx: CommandContext, id: string, limit: number): TaskEvent[] {
@@ -240,12 +236,13 @@ export interface ResumeArgs {
   signals_limit?: number | undefined;
   max_chars?: number | undefined;
   context_budget?: number | undefined;
+  budget_profile?: string | undefined;
 }
 
 /** The resume payload of a plan or task in the given view. */
 export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, defaultView?: View) {
   const entity: EntityRow = resolveTarget(ctx, args as Parameters<typeof resolveTarget>[1], tool);
-  const budgeted = args.max_chars !== undefined || args.context_budget !== undefined;
+  const budgeted = args.max_chars !== undefined || args.context_budget !== undefined || args.budget_profile !== undefined;
   const view: View = args.view ?? defaultView ?? (budgeted ? "smart" : "full");
   const base = limitsFor(view, budgeted ? ctx.readLimitChars : undefined);
   const limits: Limits = {
@@ -270,11 +267,24 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const decisions = signal(and({ sql: " AND v.node_type = 'decision'", params: [] }, view === "explore" || view === "full" ? NONE : OPEN));
   const evidence = signal({ sql: " AND v.node_type = 'evidence'", params: [] });
   const radar = radarView(ctx, entity);
+  const viewCardList = branch === undefined ? [] : viewCards(ctx, branch, ref.graph_doc, view, stepTag, limits.cards);
   const notes = tail(ref.notes_doc, limits.notes);
   const trace = tail(ref.trace_doc, limits.trace);
   const focus = focusOf(ctx.db, ctx.principal.agent_id) ?? null;
   const planTasks = entity.kind === "plan" ? tasksOfPlan(ctx.db, entity.id) : [];
   const plannedNext = planTasks.find((task) => task.status === "ACTIVE") ?? planTasks.find((task) => task.status === "TODO");
+  const engine =
+    branch === undefined
+      ? undefined
+      : engineOver(
+          ctx,
+          sourcesOf(ctx.db, branch),
+          ref.graph_doc,
+          [...viewCardList, ...blockers, ...decisions, ...evidence],
+          trace.entries,
+          { stepTag },
+        );
+  const engineAction = engine?.actions[0];
   const capsule = buildCapsule({
     ctx,
     entity,
@@ -286,11 +296,15 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
     allLanes,
     signals: [
       ...radar.radar.blockers.map((line) => `blocked: ${line}`),
+      ...(engine?.signals ?? []).map((signal) => `${signal.code}: ${signal.message}`),
       ...blockers.map((card) => `${card.type} ${card.id}: ${card.title ?? card.text ?? ""}`),
       ...radar.radar.verify,
       ...radar.radar.next,
     ],
     nextTask: plannedNext,
+    engineAction: engineAction?.calls[0]
+      ? { tool: engineAction.calls[0].tool, args: engineAction.calls[0].args, purpose: engineAction.title }
+      : undefined,
   });
   return {
     view,
@@ -320,8 +334,9 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
       notes_pagination: notes.pagination,
       trace: trace.entries,
       trace_pagination: trace.pagination,
-      cards: branch === undefined ? [] : viewCards(ctx, branch, ref.graph_doc, view, stepTag, limits.cards),
+      cards: viewCardList,
     },
+    ...(engine && engine.signals.length + engine.actions.length > 0 ? { engine } : {}),
     capsule,
     degradation: { truncated_fields: [] as string[] },
   };
@@ -375,7 +390,11 @@ export const tasksSnapshot = defineCommand({
   title: "Snapshot of a task",
   description: `tasks_resume_super with view smart by default. delta: true adds what changed since your previous snapshot of the same target (notes and cards, at most ${DELTA_LIMIT} each); the first call only sets your baseline. Baselines are per agent and target.`,
   kind: "read",
-  input: { ...resumeInput, delta: z.boolean().default(false) },
+  input: {
+    ...resumeInput,
+    view: z.enum(VIEWS).optional().describe("Default: smart."),
+    delta: z.boolean().default(false),
+  },
   output: {
     ...resumeOutput,
     delta: z

@@ -19,6 +19,8 @@ import { queryPage, type Where } from "../graph/graph.store";
 import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { cardWhere } from "./cards";
+import { engineSchema } from "./engine.schema";
+import { engineOver } from "./engine.slice";
 import { cardSchema, toCard } from "./think.commands";
 
 /** Seed 001 defaults. */
@@ -123,13 +125,14 @@ export const contextPack = defineCommand({
         has: z.object({ notes: z.boolean(), trace: z.boolean(), cards: z.boolean() }),
       })
       .optional(),
+    engine: engineSchema.optional(),
     truncated: z.boolean(),
   },
   budget: {
-    lists: ["trace.entries", "cards", "notes.entries", "signals.evidence", "signals.decisions", "signals.blockers"],
+    lists: ["trace.entries", "cards", "notes.entries", "signals.evidence", "signals.decisions", "signals.blockers", "engine.signals"],
     keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "lane", "title"])],
     // Notes and trace are oldest-first tails (trim their oldest); cards and signals are newest-first.
-    trimFromEnd: ["cards", "signals.evidence", "signals.decisions", "signals.blockers"],
+    trimFromEnd: ["cards", "signals.evidence", "signals.decisions", "signals.blockers", "engine.signals"],
     repair: repairPack,
   },
   handler: (ctx, args) => {
@@ -162,6 +165,13 @@ export const contextPack = defineCommand({
     const decisions = cardsOf(ctx, scope.branch, docs.graph, byType("decision"), args.decisions_limit, args.all_lanes);
     const evidence = cardsOf(ctx, scope.branch, docs.graph, byType("evidence"), args.evidence_limit, args.all_lanes);
     const blockers = cardsOf(ctx, scope.branch, docs.graph, BLOCKERS, args.blockers_limit, args.all_lanes);
+    const engine = engineOver(
+      ctx,
+      sourcesOf(ctx.db, scope.branch),
+      docs.graph,
+      [...cards, ...decisions, ...evidence, ...blockers],
+      trace.entries,
+    );
     const pack = {
       requested: { target: scope.target ?? null, ref: args.ref ?? null },
       branch: scope.branch.name,
@@ -176,6 +186,7 @@ export const contextPack = defineCommand({
         stats: { decisions: decisions.length, evidence: evidence.length, blockers: blockers.length },
       },
       stats: { notes: notes.entries.length, trace: trace.entries.length, cards: cards.length },
+      ...(engine.signals.length + engine.actions.length > 0 ? { engine } : {}),
       truncated: false,
     };
     if (scope.target === undefined || notes.entries.length > 0 || cards.length > 0) return pack;

@@ -1,0 +1,52 @@
+/**
+ * Feeds the signal engine from a read's own slice: the cards it returns, the supports/blocks edges
+ * between them (one bounded read), and the trace entries it returns. Nothing beyond the slice is read,
+ * so the engine costs one query on top of the view that shows it.
+ */
+import type { CommandContext } from "../../commands/context";
+import type { Source } from "../branches/branches.store";
+import type { Entry } from "../docs/docs.schema";
+import { edgesBetween } from "../graph/graph.store";
+import { type EngineCard, type EngineResult, runEngine } from "./engine";
+
+/** Edges read between the slice's cards at most. */
+const MAX_SLICE_EDGES = 500;
+
+export function engineOver(
+  ctx: CommandContext,
+  sources: Source[],
+  graphDoc: string,
+  cards: EngineCard[],
+  trace: Entry[],
+  options: { stepTag?: string | undefined; signals?: number; actions?: number } = {},
+): EngineResult {
+  const unique = [...new Map(cards.map((card) => [card.id, card])).values()];
+  const edges =
+    unique.length === 0
+      ? []
+      : edgesBetween(
+          ctx.db,
+          sources,
+          graphDoc,
+          unique.map((card) => card.id),
+          MAX_SLICE_EDGES,
+        ).rows.map((row) => ({
+          from: row.from_id ?? "",
+          rel: row.rel ?? "",
+          to: row.to_id ?? "",
+        }));
+  return runEngine({
+    cards: unique,
+    edges,
+    trace: trace.map((entry) => ({
+      seq: entry.seq,
+      ts_ms: entry.ts_ms,
+      kind: entry.kind,
+      title: entry.title,
+      content: entry.content,
+      meta: entry.meta,
+    })),
+    stepTag: options.stepTag,
+    limits: { signals: options.signals ?? 5, actions: options.actions ?? 2 },
+  });
+}
