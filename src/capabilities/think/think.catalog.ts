@@ -1,5 +1,6 @@
 /** The think capability's commands (cards, context, query, links, pins, publish), in catalog order. */
 
+import { thinkFrontier, thinkNext, thinkPlaybook, thinkWatch } from "./next.commands";
 import { contextPack, thinkPack } from "./packs.commands";
 import {
   THINK_ADD_COMMANDS,
@@ -29,4 +30,8 @@ export const THINK_COMMANDS = [
   thinkPublish,
   thinkPack,
   contextPack,
+  thinkFrontier,
+  thinkNext,
+  thinkWatch,
+  thinkPlaybook,
 ];

@@ -1,0 +1,274 @@
+/**
+ * What to think about next (seed 001 v0.2): `think_frontier` (the open questions, hypotheses, tests and
+ * decisions, newest first, with the engine's signals), `think_next` (1 best + 1 backup move),
+ * `think_watch` (the frontier, the latest trace entries and a watch capsule), and `think_playbook`
+ * (a named reasoning skeleton). Under the tightest budgets each answers with a small stub that still
+ * names the next move, never with an empty payload.
+ */
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
+import { defineCommand } from "../../commands/registry";
+import { fail } from "../../shared/errors";
+import { type Branch, sourcesOf } from "../branches/branches.store";
+import { readTail } from "../docs/docs.commands";
+import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
+import { GRAPH_KEEP } from "../graph/graph.schema";
+import { queryPage } from "../graph/graph.store";
+import { reasoningScope } from "../tasks/scope";
+import { targetSchema } from "../tasks/tasks.schema";
+import { cardWhere } from "./cards";
+import type { EngineAction, EngineResult } from "./engine";
+import { engineSchema } from "./engine.schema";
+import { engineOver } from "./engine.slice";
+import { findPlaybook, PLAYBOOKS } from "./playbooks";
+import { cardSchema, toCard } from "./think.commands";
+
+/** Candidates per type on the frontier, by default and at most. */
+const DEFAULT_PER_TYPE = 5;
+const MAX_PER_TYPE = 50;
+/** Trace entries a watch shows. */
+const WATCH_TRACE = 10;
+const FRONTIER_TYPES = ["question", "hypothesis", "test", "decision"] as const;
+const CLOSED = ["done", "closed", "resolved", "rejected", "canceled", "superseded"];
+
+const scopeFields = {
+  target: targetSchema.optional(),
+  branch: branchArg.optional(),
+  graph_doc: docSchema.optional().describe("Default `graph` (with a target: its graph doc)."),
+  all_lanes: z.boolean().default(false),
+};
+
+interface Scope {
+  branch: Branch;
+  graphDoc: string;
+  traceDoc: string;
+}
+
+function scopeOf(ctx: CommandContext, args: { target?: unknown; branch?: string | undefined; graph_doc?: string | undefined }): Scope {
+  const scope = reasoningScope(ctx, args as Parameters<typeof reasoningScope>[1], "read", { useFocus: false });
+  if (scope.ref && args.graph_doc !== undefined)
+    fail("INVALID_INPUT", "With a target, the graph doc comes from its reasoning ref.", "Drop graph_doc or target.", {
+      fields: ["target", "graph_doc"],
+    });
+  return {
+    branch: scope.branch,
+    graphDoc: scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph,
+    traceDoc: scope.ref?.trace_doc ?? DEFAULT_DOCS.trace,
+  };
+}
+
+function frontierOf(ctx: CommandContext, scope: Scope, perType: number, allLanes: boolean) {
+  const lanes = cardWhere(ctx, allLanes);
+  const sources = sourcesOf(ctx.db, scope.branch);
+  const group = (type: string) =>
+    queryPage(ctx.db, scope.graphDoc, sources, {
+      limit: perType,
+      where: {
+        sql: `${lanes.sql} AND v.node_type = ? AND (v.status IS NULL OR v.status NOT IN (SELECT value FROM json_each(?)))`,
+        params: [...lanes.params, type, JSON.stringify(CLOSED)],
+      },
+    }).rows.map(toCard);
+  return { questions: group("question"), hypotheses: group("hypothesis"), tests: group("test"), decisions: group("decision") };
+}
+
+type Frontier = ReturnType<typeof frontierOf>;
+
+const allCards = (frontier: Frontier) => [...frontier.questions, ...frontier.hypotheses, ...frontier.tests, ...frontier.decisions];
+
+/** A move when the engine has none: answer the newest open question, else test the newest hypothesis. */
+function fallbackMoves(frontier: Frontier): EngineAction[] {
+  const moves: EngineAction[] = [];
+  const question = frontier.questions[0];
+  if (question)
+    moves.push({
+      kind: "answer_question",
+      priority: "medium",
+      title: `Answer ${question.id}`,
+      why: "An open question is the cheapest unknown to close.",
+      refs: [{ kind: "card", id: question.id }],
+      calls: [{ tool: "think_add_evidence", args: { title: `Answer: ${question.title ?? question.id}`, supports: [question.id] } }],
+    });
+  const hypothesis = frontier.hypotheses[0];
+  if (hypothesis)
+    moves.push({
+      kind: "test_hypothesis",
+      priority: "medium",
+      title: `Test ${hypothesis.id}`,
+      why: "The newest open hypothesis.",
+      refs: [{ kind: "card", id: hypothesis.id }],
+      calls: [{ tool: "think_add_test", args: { title: `Test: ${hypothesis.title ?? hypothesis.id}`, supports: [hypothesis.id] } }],
+    });
+  moves.push({
+    kind: "frame",
+    priority: "low",
+    title: "Frame the problem",
+    why: "Nothing open to work on.",
+    refs: [],
+    calls: [{ tool: "think_add_frame", args: { title: "<fill: the problem>" } }],
+  });
+  return moves;
+}
+
+function movesOf(engine: EngineResult, frontier: Frontier): EngineAction[] {
+  const seen = new Set(engine.actions.map((action) => action.kind));
+  return [...engine.actions, ...fallbackMoves(frontier).filter((move) => !seen.has(move.kind))].slice(0, 2);
+}
+
+const actionSchema = engineSchema.shape.actions.element;
+const frontierSchema = z.object({
+  questions: z.array(cardSchema),
+  hypotheses: z.array(cardSchema),
+  tests: z.array(cardSchema),
+  decisions: z.array(cardSchema),
+});
+const moveStub = (action: EngineAction | undefined) =>
+  action?.calls[0] ? { tool: action.calls[0].tool, args: action.calls[0].args } : { tool: "think_context", args: {} };
+
+export const thinkFrontier = defineCommand({
+  name: "think.frontier",
+  tool: "think_frontier",
+  title: "Open reasoning frontier",
+  description: `The open questions, hypotheses, tests and decisions of a graph doc (newest first, ${DEFAULT_PER_TYPE} per type by default), with the signal engine's findings over them. Aim: target, branch + graph_doc, or your checkout.`,
+  kind: "read",
+  input: { ...scopeFields, limit_per_type: z.number().int().min(1).max(MAX_PER_TYPE).default(DEFAULT_PER_TYPE) },
+  output: { branch: z.string(), graph_doc: z.string(), frontier: frontierSchema, engine: engineSchema, truncated: z.boolean() },
+  budget: {
+    lists: ["frontier.tests", "frontier.decisions", "frontier.hypotheses", "frontier.questions", "engine.signals"],
+    keep: [...GRAPH_KEEP, "lane", "title"],
+    trimFromEnd: true,
+    stubs: (original) => {
+      const frontier = original.frontier as Frontier;
+      const top = allCards(frontier)[0];
+      const engine = original.engine as EngineResult;
+      return [
+        {
+          frontier_stub: { top: top ? { id: top.id, type: top.type } : null, open: allCards(frontier).length },
+          next: moveStub(engine.actions[0]),
+        },
+        { next: moveStub(engine.actions[0]) },
+      ];
+    },
+  },
+  handler: (ctx, args) => {
+    const scope = scopeOf(ctx, args);
+    const frontier = frontierOf(ctx, scope, args.limit_per_type, args.all_lanes);
+    const engine = engineOver(ctx, sourcesOf(ctx.db, scope.branch), scope.graphDoc, allCards(frontier), [], { signals: 10, actions: 2 });
+    return { branch: scope.branch.name, graph_doc: scope.graphDoc, frontier, engine, truncated: false };
+  },
+});
+
+export const thinkNext = defineCommand({
+  name: "think.next",
+  tool: "think_next",
+  title: "Next reasoning move",
+  description:
+    "One best and one backup move over the open frontier: the signal engine's top actions, else answer the newest open question or test the newest hypothesis. Each move has copy-paste-safe calls.",
+  kind: "read",
+  input: scopeFields,
+  output: {
+    branch: z.string(),
+    graph_doc: z.string(),
+    next: actionSchema.nullable(),
+    backup: actionSchema.nullable(),
+    signals: engineSchema.shape.signals,
+    truncated: z.boolean(),
+  },
+  budget: {
+    lists: ["signals"],
+    keep: ["code", "severity"],
+    trimFromEnd: true,
+    stubs: (original) => [{ next: moveStub(original.next as EngineAction | undefined) }],
+  },
+  handler: (ctx, args) => {
+    const scope = scopeOf(ctx, args);
+    const frontier = frontierOf(ctx, scope, DEFAULT_PER_TYPE, args.all_lanes);
+    const engine = engineOver(ctx, sourcesOf(ctx.db, scope.branch), scope.graphDoc, allCards(frontier), [], { signals: 5, actions: 2 });
+    const [next, backup] = movesOf(engine, frontier);
+    return {
+      branch: scope.branch.name,
+      graph_doc: scope.graphDoc,
+      next: next ?? null,
+      backup: backup ?? null,
+      signals: engine.signals,
+      truncated: false,
+    };
+  },
+});
+
+export const thinkWatch = defineCommand({
+  name: "think.watch",
+  tool: "think_watch",
+  title: "Watch the reasoning",
+  description: `The frontier (${DEFAULT_PER_TYPE} per type), the latest ${WATCH_TRACE} trace entries and a watch capsule (where, the best and backup move). When target is given, the docs come from its reasoning ref.`,
+  kind: "read",
+  input: scopeFields,
+  output: {
+    branch: z.string(),
+    graph_doc: z.string(),
+    trace_doc: z.string(),
+    frontier: frontierSchema,
+    trace: z.array(entrySchema),
+    engine: engineSchema,
+    watch_capsule: z.object({
+      where: z.object({ branch: z.string(), graph_doc: z.string(), trace_doc: z.string() }),
+      next: actionSchema.nullable(),
+      backup: actionSchema.nullable(),
+    }),
+    truncated: z.boolean(),
+  },
+  budget: {
+    lists: ["trace", "frontier.tests", "frontier.decisions", "frontier.hypotheses", "frontier.questions", "engine.signals"],
+    keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "lane", "title"])],
+    trimFromEnd: ["frontier.tests", "frontier.decisions", "frontier.hypotheses", "frontier.questions", "engine.signals"],
+    stubs: (original) => [
+      { watch_capsule: original.watch_capsule },
+      { next: moveStub((original.watch_capsule as { next: EngineAction | undefined }).next) },
+    ],
+  },
+  handler: (ctx, args) => {
+    const scope = scopeOf(ctx, args);
+    const frontier = frontierOf(ctx, scope, DEFAULT_PER_TYPE, args.all_lanes);
+    const trace = readTail(ctx, scope.branch, scope.traceDoc, undefined, WATCH_TRACE).entries;
+    const engine = engineOver(ctx, sourcesOf(ctx.db, scope.branch), scope.graphDoc, allCards(frontier), trace, { signals: 5, actions: 2 });
+    const [next, backup] = movesOf(engine, frontier);
+    return {
+      branch: scope.branch.name,
+      graph_doc: scope.graphDoc,
+      trace_doc: scope.traceDoc,
+      frontier,
+      trace,
+      engine,
+      watch_capsule: {
+        where: { branch: scope.branch.name, graph_doc: scope.graphDoc, trace_doc: scope.traceDoc },
+        next: next ?? null,
+        backup: backup ?? null,
+      },
+      truncated: false,
+    };
+  },
+});
+
+export const thinkPlaybook = defineCommand({
+  name: "think.playbook",
+  tool: "think_playbook",
+  title: "Reasoning playbook",
+  description: `A deterministic reasoning skeleton by name: ${PLAYBOOKS.map((playbook) => playbook.name).join(", ")}.`,
+  kind: "read",
+  input: { name: z.string().min(1).max(64).default("default") },
+  output: {
+    name: z.string(),
+    purpose: z.string(),
+    steps: z.array(z.object({ card_type: z.string(), title: z.string(), hint: z.string() })),
+    playbooks: z.array(z.string()),
+  },
+  handler: (_ctx, args) => {
+    const playbook = findPlaybook(args.name);
+    if (!playbook) {
+      fail("INVALID_INPUT", `No playbook "${args.name}".`, `Use one of: ${PLAYBOOKS.map((p) => p.name).join(", ")}.`, {
+        name: args.name,
+        playbooks: PLAYBOOKS.map((p) => p.name),
+      });
+    }
+    return { ...playbook, playbooks: PLAYBOOKS.map((p) => p.name) };
+  },
+});
