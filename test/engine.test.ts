@@ -28,6 +28,9 @@ describe("think: frontier, next, watch, playbooks", () => {
     const after = await ok("think_next", { workspace });
     expect(after.next.kind).not.toBe("add_test_stub");
 
+    const status = await ok("status", { workspace });
+    expect(status.engine.signals.map((signal: { code: string }) => signal.code)).toContain("BM10_NO_COUNTER_EDGES");
+    expect((await ok("status", { workspace: "engine/no-cards" })).engine).toBeUndefined();
     const watch = await ok("think_watch", { workspace });
     expect(watch.trace.length).toBeGreaterThan(0);
     expect(watch.watch_capsule).toMatchObject({ where: { branch: "main", graph_doc: "graph", trace_doc: "trace" } });
@@ -65,5 +68,41 @@ describe("think: frontier, next, watch, playbooks", () => {
       "skeptic",
     ]);
     expect((await failure("think_playbook", { workspace, name: "magic" })).code).toBe("INVALID_INPUT");
+  });
+
+  it("opens and closes a subgoal under a question, with its own trace", async () => {
+    const workspace = "engine/subgoals";
+    await ok("think_add_question", { workspace, id: "Q1", title: "Why is p95 high?" });
+    const opened = await ok("think_subgoal_open", { workspace, parent: "Q1", id: "SG1", title: "Is it GC?" });
+    expect(opened).toMatchObject({ subgoal_id: "SG1", parent: "Q1", trace_doc: "trace-SG1", opened: true });
+    expect((await ok("think_subgoal_open", { workspace, parent: "Q1", id: "SG1", title: "Is it GC?" })).opened).toBe(false);
+    const edges = await ok("graph_query", { workspace, ids: ["SG1", "Q1"] });
+    expect(edges.edges).toEqual([expect.objectContaining({ from: "SG1", rel: "supports", to: "Q1" })]);
+    const closed = await ok("think_subgoal_close", { workspace, subgoal_id: "SG1", summary: "No: GC pauses are 2 ms." });
+    expect(closed).toMatchObject({ status: "done", changed: true });
+    expect((await ok("think_subgoal_close", { workspace, subgoal_id: "SG1" })).changed).toBe(false);
+    const child = await ok("show", { workspace, branch: "main", doc: "trace-SG1" });
+    expect(child.entries.map((entry: { title: string }) => entry.title)).toEqual(["subgoal opened", "subgoal closed"]);
+    expect((await failure("think_subgoal_open", { workspace, parent: "SG-missing", title: "x" })).code).toBe("UNKNOWN_ID");
+    await ok("think_add_note", { workspace, id: "N1", text: "not a question" });
+    expect((await failure("think_subgoal_open", { workspace, parent: "N1", title: "x" })).code).toBe("INVALID_INPUT");
+  });
+
+  it("merges duplicate cards into a canonical one once, re-pointing their edges", async () => {
+    const workspace = "engine/merge";
+    await ok("think_add_hypothesis", { workspace, id: "H", title: "Cache misses" });
+    await ok("think_add_hypothesis", { workspace, id: "H-dup", title: "cache misses!" });
+    await ok("think_add_test", { workspace, id: "T", title: "Count misses", supports: ["H-dup"] });
+    await ok("think_add_evidence", { workspace, id: "E", title: "40% misses", supports: ["H-dup"] });
+    const merged = await ok("think_nominal_merge", { workspace, into: "H", duplicates: ["H-dup"] });
+    expect(merged).toMatchObject({ merged: ["H-dup"], edges_repointed: 2, changed: true });
+    const graph = await ok("graph_query", { workspace, ids: ["H", "H-dup", "T", "E"] });
+    expect(graph.edges.map((edge: { from: string; to: string }) => `${edge.from}->${edge.to}`).sort()).toEqual(["E->H", "T->H"]);
+    const dup = graph.nodes.find((node: { id: string }) => node.id === "H-dup");
+    expect(dup).toMatchObject({ status: "superseded", meta: expect.objectContaining({ merged_into: "H" }) });
+    expect(await ok("think_nominal_merge", { workspace, into: "H", duplicates: ["H-dup"] })).toMatchObject({
+      edges_repointed: 0,
+      changed: false,
+    });
   });
 });

@@ -52,6 +52,7 @@ describe("workspace migrations", () => {
         { id: 5, name: "step_leases" },
         { id: 6, name: "cards" },
         { id: 7, name: "snapshot_baselines" },
+        { id: 8, name: "reasoning_mode" },
       ]);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
       expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([

@@ -35,7 +35,7 @@ describe("2025-era clients (initialize handshake, SDK v1)", () => {
   it("accepts seed 000's branchmind_* names when called", async () => {
     const client = await legacyClient();
     const result = await client.callTool({ name: "branchmind_status", arguments: { workspace: "protocol/legacy" } });
-    expect(result.structuredContent).toMatchObject({ workspace: "protocol/legacy", schema_version: 7 });
+    expect(result.structuredContent).toMatchObject({ workspace: "protocol/legacy", schema_version: 8 });
     await client.close();
   });
 });

@@ -498,6 +498,49 @@ describe("tasks: lint", () => {
   });
 });
 
+describe("tasks: strict reasoning", () => {
+  it("closes a strict step only with a tested, countered hypothesis, or with a journaled override", async () => {
+    const workspace = "tasks/strict";
+    const plan = await ok("tasks_create", { workspace, title: "P" });
+    const task = await ok("tasks_create", {
+      workspace,
+      parent: plan.id,
+      title: "Pick a cache",
+      reasoning_mode: "strict",
+      steps: [{ title: "choose" }, { title: "ship" }],
+    });
+    expect(task.entity.reasoning_mode).toBe("strict");
+    const refused = await failure("tasks_close_step", { workspace, task: task.id, path: "s:0" });
+    expect(refused).toMatchObject({ code: "REASONING_REQUIRED", details: { missing: ["hypothesis_with_test", "counter_argument"] } });
+
+    await ok("think_add_hypothesis", { workspace, target: task.id, id: "H", title: "LRU is enough" });
+    await ok("think_add_test", { workspace, target: task.id, id: "T", title: "Hit rate over 90%", supports: ["H"] });
+    expect((await failure("tasks_close_step", { workspace, task: task.id, path: "s:0" })).details?.missing).toEqual(["counter_argument"]);
+    await ok("think_add_hypothesis", {
+      workspace,
+      target: task.id,
+      id: "C",
+      title: "Scans evict hot keys",
+      blocks: ["H"],
+      tags: ["counter"],
+    });
+    expect((await ok("tasks_close_step", { workspace, task: task.id, path: "s:0" })).step.completed).toBe(true);
+
+    const overridden = await ok("tasks_close_step", {
+      workspace,
+      task: task.id,
+      path: "s:1",
+      override: { reason: "hotfix", risk: "untested eviction" },
+    });
+    expect(overridden.warnings).toEqual([expect.objectContaining({ code: "STRICT_OVERRIDE_APPLIED" })]);
+    const events = (await ok("tasks_delta", { workspace, target: task.id })).events.map((event: { type: string }) => event.type);
+    expect(events).toContain("strict_override");
+    // Normal tasks ignore the gate.
+    await ok("tasks_edit", { workspace, task: task.id, reasoning_mode: "normal" });
+    expect((await ok("tasks_radar", { workspace, task: task.id })).target.reasoning_mode).toBe("normal");
+  });
+});
+
 describe("tasks: macros and templates", () => {
   it("starts from a template in the Inbox and focuses it, closes steps one call each, and finishes once", async () => {
     const workspace = "tasks/macros";

@@ -6,6 +6,7 @@ import tasks from "../../migrations/0004_tasks.sql";
 import stepLeases from "../../migrations/0005_step_leases.sql";
 import cards from "../../migrations/0006_cards.sql";
 import snapshotBaselines from "../../migrations/0007_snapshot_baselines.sql";
+import reasoningMode from "../../migrations/0008_reasoning_mode.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 5, name: "step_leases", sql: stepLeases },
   { id: 6, name: "cards", sql: cards },
   { id: 7, name: "snapshot_baselines", sql: snapshotBaselines },
+  { id: 8, name: "reasoning_mode", sql: reasoningMode },
 ];

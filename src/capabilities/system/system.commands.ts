@@ -11,6 +11,8 @@ import { WORKSPACE_MIGRATIONS } from "../../workspace/migrations";
 import { checkoutOf } from "../branches/branches.store";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { lastEntry, namer } from "../docs/docs.store";
+import { engineSchema } from "../think/engine.schema";
+import { checkoutEngine } from "../think/engine.slice";
 import { GOLDEN_PATH, HELP_SECTIONS } from "./help-text";
 
 const DEFAULTS = { branch: "main", docs: DEFAULT_DOCS };
@@ -90,9 +92,11 @@ export const status = defineCommand({
         kind: z.string(),
       })
       .optional(),
+    engine: engineSchema.optional().describe("The signal engine over the newest cards of your checkout's graph doc."),
   },
   handler: (ctx) => {
     const event = lastJournalEvent(ctx.db);
+    const engine = checkoutEngine(ctx);
     const entry = lastEntry(ctx.db);
     return {
       workspace: ctx.workspace,
@@ -126,6 +130,7 @@ export const status = defineCommand({
             },
           }
         : {}),
+      ...(engine ? { engine } : {}),
     };
   },
 });

@@ -11,6 +11,7 @@ import { fail } from "../../shared/errors";
 import { writeNote } from "../docs/docs.rules";
 import { requireLeaseFree } from "./leases.store";
 import { closeCheckpointsSchema, closeStep } from "./steps.commands";
+import { overrideSchema } from "./strict";
 import { canonicalBranch, firstOpenStep, reasoningRef, resolveTask } from "./targets";
 import { createEntity, finishEntity } from "./tasks.commands";
 import {
@@ -160,7 +161,7 @@ export const tasksMacroCloseStep = defineCommand({
   description:
     'Verify and close the first open step of your focused task (or target), checkpoints "gate" by default; when no step is open, mark the task DONE (once: a DONE task is left as is). Same gates as tasks_close_step.',
   kind: "write",
-  input: { ...targetFields, checkpoints: closeCheckpointsSchema.default("gate") },
+  input: { ...targetFields, checkpoints: closeCheckpointsSchema.default("gate"), override: overrideSchema },
   output: progressOutput,
   handler: (ctx, args) => {
     const task = resolveTask(ctx, args, "tasks_macro_close_step");
@@ -174,7 +175,7 @@ export const tasksMacroCloseStep = defineCommand({
       return { task: next.id, status: next.status, closed: null, next_step: null, remaining: 0, events: [event] };
     }
     requireLeaseFree(ctx, step);
-    const closed = closeStep(ctx, { task, step }, args.checkpoints);
+    const closed = closeStep(ctx, { task, step }, args.checkpoints, args.override);
     const open = orderedSteps(ctx.db, task.id).filter((row) => row.completed === 0);
     const after = findEntity(ctx.db, task.id) as EntityRow;
     return {

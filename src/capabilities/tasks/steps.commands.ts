@@ -12,6 +12,7 @@ import { writeNote } from "../docs/docs.rules";
 import { emitEvent, projectEntity } from "./ingest";
 import { requireLeaseFree } from "./leases.store";
 import { checkCloseGates, proofSummary } from "./proof";
+import { type Override, overrideSchema, strictGate } from "./strict";
 import { canonicalBranch, reasoningRef, resolveStep, resolveTask, type StepArgs, type TargetArgs } from "./targets";
 import {
   CHECKPOINTS,
@@ -234,10 +235,10 @@ export const tasksVerify = defineCommand({
   },
 });
 
-function completeStep(ctx: CommandContext, step: StepRow): { next: StepRow; warnings: Warning[] } {
+function completeStep(ctx: CommandContext, task: EntityRow, step: StepRow, override: Override): { next: StepRow; warnings: Warning[] } {
   if (step.completed === 1)
     fail("INVALID_INPUT", `Step ${step.path} is already completed.`, 'Pick the next open step (`step: "focus"`).', { step_id: step.id });
-  const warnings = checkCloseGates(step, proofSummary(ctx.db, step));
+  const warnings = [...checkCloseGates(step, proofSummary(ctx.db, step)), ...strictGate(ctx, task, step, override)];
   return { next: { ...step, completed: 1, completed_at_ms: ctx.nowMs, blocked: 0, block_reason: null }, warnings };
 }
 
@@ -248,11 +249,11 @@ export const tasksDone = defineCommand({
   description:
     "Mark a step completed. Gated: criteria and tests confirmed (plus security/perf/docs once they carry proof or require it) else CHECKPOINTS_NOT_CONFIRMED; a checkpoint in require mode needs a CMD:/LINK: receipt else PROOF_REQUIRED.",
   kind: "write",
-  input: { ...targetFields, ...stepSelectorFields, expected_revision: expectedRevision },
+  input: { ...targetFields, ...stepSelectorFields, expected_revision: expectedRevision, override: overrideSchema },
   output: stepOutput,
   handler: (ctx, args) => {
     const call = stepCall(ctx, args, "tasks_done");
-    const { next, warnings } = completeStep(ctx, call.step);
+    const { next, warnings } = completeStep(ctx, call.task, call.step, args.override);
     for (const warning of warnings) ctx.warn(warning);
     return commitStep(ctx, call, next, [{ type: "step_done", payload: { step_id: next.id }, summary: next.title }]);
   },
@@ -261,7 +262,7 @@ export const tasksDone = defineCommand({
 export const closeCheckpointsSchema = z.union([z.enum(["gate", "all"]), z.record(z.enum(CHECKPOINTS), z.boolean())]);
 
 /** Confirms the named checkpoints and closes the step atomically (step_verified, step_done). */
-export function closeStep(ctx: CommandContext, call: StepCall, checkpoints: z.infer<typeof closeCheckpointsSchema>) {
+export function closeStep(ctx: CommandContext, call: StepCall, checkpoints: z.infer<typeof closeCheckpointsSchema>, override?: Override) {
   const names: Checkpoint[] =
     checkpoints === "gate"
       ? ["criteria", "tests"]
@@ -269,7 +270,7 @@ export function closeStep(ctx: CommandContext, call: StepCall, checkpoints: z.in
         ? [...CHECKPOINTS]
         : CHECKPOINTS.filter((name) => (checkpoints as Record<string, boolean>)[name] === true);
   const verified = applyCheckpoints(call.step, Object.fromEntries(names.map((name) => [name, { confirmed: true }])));
-  const { next, warnings } = completeStep(ctx, verified.next);
+  const { next, warnings } = completeStep(ctx, call.task, verified.next, override);
   for (const warning of warnings) ctx.warn(warning);
   return commitStep(ctx, call, next, [
     { type: "step_verified", payload: { step_id: next.id, checkpoints: verified.changed }, summary: verified.changed.join(", ") },
@@ -290,9 +291,10 @@ export const tasksCloseStep = defineCommand({
     ...stepSelectorFields,
     expected_revision: expectedRevision,
     checkpoints: closeCheckpointsSchema.default("gate"),
+    override: overrideSchema,
   },
   output: stepOutput,
-  handler: (ctx, args) => closeStep(ctx, stepCall(ctx, args, "tasks_close_step"), args.checkpoints),
+  handler: (ctx, args) => closeStep(ctx, stepCall(ctx, args, "tasks_close_step"), args.checkpoints, args.override),
 });
 
 export const tasksProgress = defineCommand({
@@ -308,6 +310,7 @@ export const tasksProgress = defineCommand({
     expected_revision: expectedRevision,
     completed: z.boolean(),
     force: z.boolean().default(false),
+    override: overrideSchema,
   },
   output: stepOutput,
   handler: (ctx, args) => {
@@ -326,7 +329,7 @@ export const tasksProgress = defineCommand({
         { type: "step_done", payload: { step_id: next.id, forced: true }, summary: `${next.title} (forced)` },
       ]);
     }
-    const { next, warnings } = completeStep(ctx, call.step);
+    const { next, warnings } = completeStep(ctx, call.task, call.step, args.override);
     for (const warning of warnings) ctx.warn(warning);
     return commitStep(ctx, call, next, [{ type: "step_done", payload: { step_id: next.id }, summary: next.title }]);
   },

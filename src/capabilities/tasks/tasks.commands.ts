@@ -115,6 +115,10 @@ export const tasksCreate = defineCommand({
     contract: longText.optional().describe("Plans: what done means for the whole plan."),
     priority: z.enum(PRIORITIES).optional(),
     tags: tagsSchema.optional(),
+    reasoning_mode: z
+      .enum(["normal", "strict"])
+      .optional()
+      .describe("strict: steps close only with a tested hypothesis and a counter-argument (or an override)."),
     steps: z.array(newStepSchema).max(MAX_NEW_STEPS).optional().describe("Tasks only."),
   },
   output: {
@@ -181,6 +185,7 @@ export const tasksEdit = defineCommand({
     priority: z.enum(PRIORITIES).optional(),
     tags: tagsSchema.optional(),
     status: z.enum(["TODO", "ACTIVE"]).optional(),
+    reasoning_mode: z.enum(["normal", "strict"]).optional(),
   },
   output: { id: z.string(), revision: z.number(), entity: entitySchema, events: eventsOutput },
   handler: (ctx, args) => {
@@ -197,11 +202,12 @@ export const tasksEdit = defineCommand({
       changes.status = args.status;
       changes.parked_until_ms = null;
     }
+    if (args.reasoning_mode !== undefined) changes.reasoning_mode = args.reasoning_mode;
     // Reported by argument name (tags, not the column tags_json).
-    const fields = (["title", "description", "context", "contract", "priority", "tags", "status"] as const).filter(
+    const fields = (["title", "description", "context", "contract", "priority", "tags", "status", "reasoning_mode"] as const).filter(
       (name) => args[name] !== undefined,
     );
-    requireChanges(fields, ["title", "description", "context", "contract", "priority", "tags", "status"]);
+    requireChanges(fields, ["title", "description", "context", "contract", "priority", "tags", "status", "reasoning_mode"]);
     const next = updateEntity(ctx, entity, changes);
     const event = emitEvent(ctx, next, {
       type: next.kind === "plan" ? "plan_updated" : "task_edited",

@@ -114,6 +114,7 @@ export const entitySchema = z.object({
   priority: z.enum(PRIORITIES),
   tags: z.array(z.string()),
   parked_until_ms: z.number().optional(),
+  reasoning_mode: z.enum(["normal", "strict"]),
   revision: z.number(),
   created_at_ms: z.number(),
   updated_at_ms: z.number(),

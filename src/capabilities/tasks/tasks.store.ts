@@ -22,6 +22,7 @@ export interface EntityRow {
   priority: "LOW" | "MEDIUM" | "HIGH";
   tags_json: string;
   parked_until_ms: number | null;
+  reasoning_mode: "normal" | "strict";
   revision: number;
   created_at_ms: number;
   updated_at_ms: number;
@@ -58,7 +59,7 @@ export interface StepRow {
 }
 
 const ENTITY_COLUMNS =
-  "id, kind, plan_id, title, description, context, contract, status, priority, tags_json, parked_until_ms, revision, created_at_ms, updated_at_ms, created_by";
+  "id, kind, plan_id, title, description, context, contract, status, priority, tags_json, parked_until_ms, reasoning_mode, revision, created_at_ms, updated_at_ms, created_by";
 const STEP_COLUMNS =
   "id, task_id, parent_step_id, ordinal, path, title, next_action, stop_criteria, success_criteria_json, tests_json, blockers_json, completed, completed_at_ms, blocked, block_reason, criteria_confirmed, tests_confirmed, security_confirmed, perf_confirmed, docs_confirmed, proof_tests_mode, proof_security_mode, proof_perf_mode, proof_docs_mode, created_at_ms, updated_at_ms";
 
@@ -102,6 +103,7 @@ export interface NewEntity {
   contract?: string | undefined;
   priority?: "LOW" | "MEDIUM" | "HIGH" | undefined;
   tags?: string[] | undefined;
+  reasoning_mode?: "normal" | "strict" | undefined;
 }
 
 export function insertEntity(ctx: CommandContext, entity: NewEntity): EntityRow {
@@ -131,13 +133,14 @@ export function insertEntity(ctx: CommandContext, entity: NewEntity): EntityRow 
     priority: entity.priority ?? "MEDIUM",
     tags_json: JSON.stringify(normalizeTags(entity.tags ?? [])),
     parked_until_ms: null,
+    reasoning_mode: entity.reasoning_mode ?? "normal",
     revision: 0,
     created_at_ms: ctx.nowMs,
     updated_at_ms: ctx.nowMs,
     created_by: ctx.principal.agent_id,
   };
   ctx.db.run(
-    `INSERT INTO tasks (${ENTITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO tasks (${ENTITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     row.id,
     row.kind,
     row.plan_id,
@@ -149,6 +152,7 @@ export function insertEntity(ctx: CommandContext, entity: NewEntity): EntityRow 
     row.priority,
     row.tags_json,
     row.parked_until_ms,
+    row.reasoning_mode,
     row.revision,
     row.created_at_ms,
     row.updated_at_ms,
@@ -158,7 +162,10 @@ export function insertEntity(ctx: CommandContext, entity: NewEntity): EntityRow 
 }
 
 export type EntityChanges = Partial<
-  Pick<EntityRow, "title" | "description" | "context" | "contract" | "status" | "priority" | "tags_json" | "parked_until_ms">
+  Pick<
+    EntityRow,
+    "title" | "description" | "context" | "contract" | "status" | "priority" | "tags_json" | "parked_until_ms" | "reasoning_mode"
+  >
 >;
 
 /** Applies changes (if any) and bumps the revision by one; returns the new row. */
@@ -166,7 +173,7 @@ export function updateEntity(ctx: CommandContext, row: EntityRow, changes: Entit
   const next: EntityRow = { ...row, ...changes, revision: row.revision + 1, updated_at_ms: ctx.nowMs };
   ctx.db.run(
     `UPDATE tasks SET title = ?, description = ?, context = ?, contract = ?, status = ?, priority = ?, tags_json = ?,
-       parked_until_ms = ?, revision = ?, updated_at_ms = ? WHERE id = ?`,
+       parked_until_ms = ?, reasoning_mode = ?, revision = ?, updated_at_ms = ? WHERE id = ?`,
     next.title,
     next.description,
     next.context,
@@ -175,6 +182,7 @@ export function updateEntity(ctx: CommandContext, row: EntityRow, changes: Entit
     next.priority,
     next.tags_json,
     next.parked_until_ms,
+    next.reasoning_mode,
     next.revision,
     next.updated_at_ms,
     row.id,
@@ -207,6 +215,7 @@ export function toEntity(row: EntityRow): Entity {
     status: row.status,
     priority: row.priority,
     tags: JSON.parse(row.tags_json) as string[],
+    reasoning_mode: row.reasoning_mode,
     revision: row.revision,
     created_at_ms: row.created_at_ms,
     updated_at_ms: row.updated_at_ms,

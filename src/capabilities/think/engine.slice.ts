@@ -4,10 +4,12 @@
  * so the engine costs one query on top of the view that shows it.
  */
 import type { CommandContext } from "../../commands/context";
-import type { Source } from "../branches/branches.store";
-import type { Entry } from "../docs/docs.schema";
-import { edgesBetween } from "../graph/graph.store";
+import { checkoutOf, findBranch, type Source, sourcesOf } from "../branches/branches.store";
+import { DEFAULT_DOCS, type Entry } from "../docs/docs.schema";
+import { edgesBetween, queryPage } from "../graph/graph.store";
+import { cardWhere } from "./cards";
 import { type EngineCard, type EngineResult, runEngine } from "./engine";
+import { toCard } from "./think.commands";
 
 /** Edges read between the slice's cards at most. */
 const MAX_SLICE_EDGES = 500;
@@ -49,4 +51,18 @@ export function engineOver(
     stepTag: options.stepTag,
     limits: { signals: options.signals ?? 5, actions: options.actions ?? 2 },
   });
+}
+
+/** Cards of the checkout's `graph` doc the status engine looks at (the newest). */
+const STATUS_CARDS = 30;
+
+/** The engine over the newest cards of the caller's checkout (for `status`), or undefined when there is nothing to say. */
+export function checkoutEngine(ctx: CommandContext): EngineResult | undefined {
+  if (findBranch(ctx.db, "main") === undefined) return undefined;
+  const branch = checkoutOf(ctx.db, ctx.principal.agent_id);
+  const sources = sourcesOf(ctx.db, branch);
+  const rows = queryPage(ctx.db, DEFAULT_DOCS.graph, sources, { limit: STATUS_CARDS, where: cardWhere(ctx, false) }).rows;
+  if (rows.length === 0) return undefined;
+  const result = engineOver(ctx, sources, DEFAULT_DOCS.graph, rows.map(toCard), [], { signals: 3, actions: 2 });
+  return result.signals.length + result.actions.length > 0 ? result : undefined;
 }

@@ -2,6 +2,7 @@
 
 import { thinkFrontier, thinkNext, thinkPlaybook, thinkWatch } from "./next.commands";
 import { contextPack, thinkPack } from "./packs.commands";
+import { thinkNominalMerge, thinkSubgoalClose, thinkSubgoalOpen } from "./subgoals.commands";
 import {
   THINK_ADD_COMMANDS,
   thinkCard,
@@ -34,4 +35,7 @@ export const THINK_COMMANDS = [
   thinkNext,
   thinkWatch,
   thinkPlaybook,
+  thinkSubgoalOpen,
+  thinkSubgoalClose,
+  thinkNominalMerge,
 ];

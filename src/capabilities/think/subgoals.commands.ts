@@ -1,0 +1,204 @@
+/**
+ * Subgoals and nominal merge (seed 001 v0.2). A subgoal is a `question` card tagged `subgoal` that
+ * supports its parent question and owns a child trace doc (`trace-<subgoal id>`) for the side inquiry;
+ * closing it sets its status and logs the outcome in both traces. Nominal merge folds duplicate cards
+ * into a canonical one: their edges are re-pointed to it and they become `superseded` with
+ * `meta.merged_into`; running it again changes nothing.
+ */
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
+import { defineCommand } from "../../commands/registry";
+import { fail } from "../../shared/errors";
+import { branchArg, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
+import { appendEntry } from "../docs/docs.store";
+import { edgeKey, nodeIdSchema } from "../graph/graph.schema";
+import { edgesTouching, fieldsOf, isLive, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
+import { reasoningScope } from "../tasks/scope";
+import { targetSchema } from "../tasks/tasks.schema";
+import { type CardTarget, cardTarget, requireCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
+import { normalizeCard } from "./cards.parse";
+
+/** Edges re-pointed per duplicate at most in one merge call (bounded; run again for the rest). */
+const MAX_REPOINT = 200;
+const MAX_DUPLICATES = 20;
+
+const scopeFields = {
+  target: targetSchema.optional(),
+  branch: branchArg.optional(),
+  trace_doc: docSchema.optional(),
+  graph_doc: docSchema.optional(),
+};
+
+function scopeOf(
+  ctx: CommandContext,
+  args: { target?: unknown; branch?: string | undefined; trace_doc?: string | undefined; graph_doc?: string | undefined },
+): CardTarget {
+  const scope = reasoningScope(ctx, args as Parameters<typeof reasoningScope>[1], "write", { useFocus: false });
+  if (scope.ref && (args.trace_doc !== undefined || args.graph_doc !== undefined)) {
+    fail("INVALID_INPUT", "With a target, the docs come from its reasoning ref.", "Drop trace_doc and graph_doc, or drop target.", {
+      fields: ["target", "trace_doc", "graph_doc"],
+    });
+  }
+  return cardTarget(
+    ctx,
+    scope.branch,
+    scope.ref?.trace_doc ?? args.trace_doc ?? DEFAULT_DOCS.trace,
+    scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph,
+  );
+}
+
+export const thinkSubgoalOpen = defineCommand({
+  name: "think.subgoal.open",
+  tool: "think_subgoal_open",
+  title: "Open a subgoal",
+  description:
+    "Open a subgoal under a parent question: a question card tagged subgoal that supports the parent, with its own trace doc (trace-<subgoal id>) for the side inquiry. Opening the same subgoal again changes nothing.",
+  kind: "write",
+  input: {
+    ...scopeFields,
+    parent: nodeIdSchema.describe("The parent question's card id."),
+    id: nodeIdSchema.optional(),
+    title: z.string().min(1).max(512),
+  },
+  output: { subgoal_id: z.string(), parent: z.string(), trace_doc: z.string(), opened: z.boolean() },
+  handler: (ctx, args) => {
+    const target = scopeOf(ctx, args);
+    const parent = requireCard(target, args.parent, "parent card");
+    if (parent.node_type !== "question")
+      fail(
+        "INVALID_INPUT",
+        `${args.parent} is a ${parent.node_type}; a subgoal hangs under a question.`,
+        "Pass a question card as parent.",
+        { parent: args.parent },
+      );
+    const result = writeCard(target, {
+      card: normalizeCard({
+        ...(args.id ? { id: args.id } : {}),
+        type: "question",
+        title: args.title,
+        tags: ["subgoal"],
+        meta: { subgoal_of: args.parent },
+      }),
+      supports: [args.parent],
+      blocks: [],
+    });
+    const traceDoc = `trace-${result.card_id}`.slice(0, 128);
+    if (result.inserted) {
+      appendEntry(ctx, {
+        branch: target.branch,
+        doc: traceDoc,
+        kind: "note",
+        title: "subgoal opened",
+        content: args.title,
+        meta: { subgoal: result.card_id, parent: args.parent },
+      });
+    }
+    return { subgoal_id: result.card_id, parent: args.parent, trace_doc: traceDoc, opened: result.inserted };
+  },
+});
+
+export const thinkSubgoalClose = defineCommand({
+  name: "think.subgoal.close",
+  tool: "think_subgoal_close",
+  title: "Close a subgoal",
+  description:
+    "Close a subgoal (status done by default, or another closing status) and log its outcome in its own trace and in the parent's trace doc. Closing it again with the same status changes nothing.",
+  kind: "write",
+  input: {
+    ...scopeFields,
+    subgoal_id: nodeIdSchema,
+    status: z.string().min(1).max(64).default("done"),
+    summary: z
+      .string()
+      .min(1)
+      .max(16 * 1024)
+      .optional(),
+  },
+  output: { subgoal_id: z.string(), status: z.string(), changed: z.boolean() },
+  handler: (ctx, args) => {
+    const target = scopeOf(ctx, args);
+    const row = requireCard(target, args.subgoal_id, "subgoal");
+    const tags = row.tags_json === null ? [] : (JSON.parse(row.tags_json) as string[]);
+    if (!tags.includes("subgoal"))
+      fail("INVALID_INPUT", `${args.subgoal_id} is not a subgoal.`, "Open one with think_subgoal_open.", { subgoal_id: args.subgoal_id });
+    const status = args.status.toLowerCase();
+    const written = rewriteCard(target, row, { status });
+    if (written) {
+      const outcome = args.summary ?? `closed as ${status}`;
+      appendEntry(ctx, {
+        branch: target.branch,
+        doc: `trace-${args.subgoal_id}`.slice(0, 128),
+        kind: "note",
+        title: "subgoal closed",
+        content: outcome,
+        meta: { subgoal: args.subgoal_id, status },
+      });
+      appendEntry(ctx, {
+        branch: target.branch,
+        doc: target.traceDoc,
+        kind: "note",
+        title: `subgoal ${args.subgoal_id} ${status}`,
+        content: outcome,
+        meta: { card_id: args.subgoal_id, card_type: "question", status },
+      });
+      ctx.journal({ target: `${target.branch.name}/${target.graphDoc}`, summary: `subgoal ${args.subgoal_id} ${status}` });
+    }
+    return { subgoal_id: args.subgoal_id, status, changed: written !== undefined };
+  },
+});
+
+function repoint(target: CardTarget, edge: VersionFields, from: string, into: string): boolean {
+  const source = edge.from_id === from ? into : (edge.from_id as string);
+  const dest = edge.to_id === from ? into : (edge.to_id as string);
+  writeVersion(target.ctx, target.branch, target.graphDoc, { ...edge, deleted: true });
+  if (source === dest) return false;
+  const key = edgeKey(source, edge.rel as string, dest);
+  const existing = lookupVersion(target.ctx.db, target.sources, target.graphDoc, "edge", key);
+  if (isLive(existing)) return false;
+  writeVersion(target.ctx, target.branch, target.graphDoc, {
+    kind: "edge",
+    key,
+    from_id: source,
+    rel: edge.rel ?? "",
+    to_id: dest,
+    meta: edge.meta ?? null,
+    deleted: false,
+  });
+  return true;
+}
+
+export const thinkNominalMerge = defineCommand({
+  name: "think.nominal_merge",
+  tool: "think_nominal_merge",
+  title: "Merge duplicate cards",
+  description: `Fold duplicate cards into a canonical one: each duplicate's edges are re-pointed to it (at most ${MAX_REPOINT} per duplicate per call) and the duplicate becomes superseded with meta.merged_into. Idempotent: a second run changes nothing.`,
+  kind: "write",
+  input: {
+    ...scopeFields,
+    into: nodeIdSchema.describe("The canonical card."),
+    duplicates: z.array(nodeIdSchema).min(1).max(MAX_DUPLICATES),
+  },
+  output: { into: z.string(), merged: z.array(z.string()), edges_repointed: z.number(), changed: z.boolean() },
+  handler: (ctx, args) => {
+    const target = scopeOf(ctx, args);
+    const canonical = requireCard(target, args.into, "canonical card");
+    requireWritableLane(ctx, canonical);
+    let repointed = 0;
+    let changed = false;
+    const merged: string[] = [];
+    for (const id of [...new Set(args.duplicates)].filter((dup) => dup !== args.into)) {
+      const dup = requireCard(target, id, "duplicate card");
+      requireWritableLane(ctx, dup);
+      for (const edge of edgesTouching(ctx.db, target.sources, target.graphDoc, id, MAX_REPOINT)) {
+        if (repoint(target, fieldsOf(edge), id, args.into)) repointed++;
+        changed = true;
+      }
+      const meta = { ...(fieldsOf(dup).meta ?? {}), merged_into: args.into };
+      if (rewriteCard(target, dup, { status: "superseded", meta })) changed = true;
+      merged.push(id);
+    }
+    if (changed)
+      ctx.journal({ target: `${target.branch.name}/${target.graphDoc}`, summary: `merged ${merged.join(", ")} into ${args.into}` });
+    return { into: args.into, merged, edges_repointed: repointed, changed };
+  },
+});
