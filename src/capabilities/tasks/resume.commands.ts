@@ -26,6 +26,7 @@ import { GRAPH_KEEP } from "../graph/graph.schema";
 import { queryPage, type Where } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
 import { cardWhere } from "../think/cards";
+import { CLOSED_STATUSES } from "../think/engine";
 import { engineSchema } from "../think/engine.schema";
 import { engineOver } from "../think/engine.slice";
 import { cardSchema, toCard } from "../think/think.commands";
@@ -56,8 +57,6 @@ const TIERS: { upTo: number; limits: Limits }[] = [
   { upTo: 12_000, limits: { events: 15, signals: 4, notes: 8, trace: 20, cards: 30 } },
   { upTo: Number.POSITIVE_INFINITY, limits: { events: 20, signals: 5, notes: 10, trace: 20, cards: 40 } },
 ];
-/** Card statuses that count as closed: the cold archive smart views leave out unless pinned. */
-const CLOSED = ["done", "closed", "resolved", "rejected", "canceled", "superseded"];
 
 function limitsFor(view: View, budgetChars: number | undefined): Limits {
   if (view === "full") return FULL;
@@ -209,7 +208,7 @@ function and(...parts: Where[]): Where {
 const NONE: Where = { sql: "", params: [] };
 const OPEN: Where = {
   sql: " AND (v.status IS NULL OR v.status NOT IN (SELECT value FROM json_each(?)))",
-  params: [JSON.stringify(CLOSED)],
+  params: [JSON.stringify(CLOSED_STATUSES)],
 };
 
 /** Cards of the view: step-scoped (and pinned) first, then the rest the view admits, without repeats. */

@@ -12,13 +12,14 @@ import type { Warning } from "../../shared/result";
 import { findBranch, sourcesOf } from "../branches/branches.store";
 import { edgesBetween, queryPage } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
+import { CLOSED_STATUSES } from "../think/engine";
 import { emitEvent } from "./ingest";
 import { reasoningRef } from "./targets";
 import type { EntityRow, StepRow } from "./tasks.store";
 
 /** Step cards read for the check at most. */
 const MAX_STEP_CARDS = 200;
-const CLOSED = new Set(["done", "closed", "resolved", "rejected", "canceled", "superseded"]);
+const CLOSED: ReadonlySet<string> = new Set(CLOSED_STATUSES);
 
 export const overrideSchema = z
   .strictObject({ reason: z.string().min(1).max(1024), risk: z.string().min(1).max(1024) })

@@ -93,7 +93,9 @@ const DECISION_LOW = 0.55;
 const HYPOTHESIS_LOW = 0.45;
 const WEAK_EVIDENCE_SCORE = 60;
 
-const CLOSED = new Set(["done", "closed", "resolved", "rejected", "canceled", "superseded"]);
+/** Card statuses that count as closed everywhere (engine, frontier, resume views, strict mode). */
+export const CLOSED_STATUSES = ["done", "closed", "resolved", "rejected", "canceled", "superseded"] as const;
+const CLOSED: ReadonlySet<string> = new Set(CLOSED_STATUSES);
 const CI_TAGS = new Set(["ci", "github-actions", "buildkite", "jenkins"]);
 const TRADEOFF = /( vs\.? | versus |tradeoff|trade-off|\ba\/b\b)/i;
 const SEVERITY_RANK: Record<Severity, number> = { critical: 4, high: 3, warning: 2, info: 1 };

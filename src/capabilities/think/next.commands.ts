@@ -17,7 +17,7 @@ import { queryPage } from "../graph/graph.store";
 import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { cardWhere } from "./cards";
-import type { EngineAction, EngineResult } from "./engine";
+import { CLOSED_STATUSES, type EngineAction, type EngineResult } from "./engine";
 import { engineSchema } from "./engine.schema";
 import { engineOver } from "./engine.slice";
 import { findPlaybook, PLAYBOOKS } from "./playbooks";
@@ -28,8 +28,6 @@ const DEFAULT_PER_TYPE = 5;
 const MAX_PER_TYPE = 50;
 /** Trace entries a watch shows. */
 const WATCH_TRACE = 10;
-const FRONTIER_TYPES = ["question", "hypothesis", "test", "decision"] as const;
-const CLOSED = ["done", "closed", "resolved", "rejected", "canceled", "superseded"];
 
 const scopeFields = {
   target: targetSchema.optional(),
@@ -65,7 +63,7 @@ function frontierOf(ctx: CommandContext, scope: Scope, perType: number, allLanes
       limit: perType,
       where: {
         sql: `${lanes.sql} AND v.node_type = ? AND (v.status IS NULL OR v.status NOT IN (SELECT value FROM json_each(?)))`,
-        params: [...lanes.params, type, JSON.stringify(CLOSED)],
+        params: [...lanes.params, type, JSON.stringify(CLOSED_STATUSES)],
       },
     }).rows.map(toCard);
   return { questions: group("question"), hypotheses: group("hypothesis"), tests: group("test"), decisions: group("decision") };
