@@ -69,6 +69,31 @@ describe("resume views", () => {
     expect((await ok("tasks_resume_super", { workspace, task, notes_limit: 0 }, options)).memory.notes).toEqual([]);
   });
 
+  it("pages each memory section with its own cursor", async () => {
+    const workspace = "resume/cursors";
+    const { options, task } = await started(workspace);
+    for (let i = 0; i < 5; i++) await ok("tasks_note", { workspace, task, note: `n${i}` }, options);
+    for (let i = 0; i < 5; i++) await ok("think_add_note", { workspace, target: task, id: `C${i}`, text: `card ${i}` }, options);
+    const first = await ok("tasks_resume_super", { workspace, task, notes_limit: 2, cards_limit: 2, view: "explore" }, options);
+    expect(first.memory.notes.map((entry: { content: string }) => entry.content)).toEqual(["n3", "n4"]);
+    expect(first.memory.cards.map((card: { id: string }) => card.id)).toEqual(["C4", "C3"]);
+    const older = await ok(
+      "tasks_resume_super",
+      {
+        workspace,
+        task,
+        notes_limit: 2,
+        cards_limit: 2,
+        view: "explore",
+        notes_cursor: first.memory.notes_pagination.next_cursor,
+        cards_cursor: first.memory.cards_pagination.next_cursor,
+      },
+      options,
+    );
+    expect(older.memory.notes.map((entry: { content: string }) => entry.content)).toEqual(["n1", "n2"]);
+    expect(older.memory.cards.map((card: { id: string }) => card.id)).toEqual(["C2", "C1"]);
+  });
+
   it("keeps the capsule and its best action from 20,000 characters down to 200", async () => {
     const workspace = "resume/budget";
     const { options, task } = await started(workspace);

@@ -102,6 +102,9 @@ function stub(item: unknown, keep: string[]): unknown {
   return out;
 }
 
+/** Re-trims after a repair that grew the payload (each pass shrinks or stops). */
+const MAX_REPAIR_PASSES = 4;
+
 const TRUNCATED: Warning = {
   code: "BUDGET_TRUNCATED",
   message: "The answer was trimmed to the budget: older items lost their bodies or were dropped.",
@@ -132,6 +135,12 @@ export function applyBudget(payload: Payload, spec: BudgetSpec | undefined, args
     if ("truncated" in current) current.truncated = true;
     current = shrinkLists(current, spec, limits);
     if (spec.repair) current = spec.repair(current, payload);
+    // A repair may add a little (cursors, truncation markers): trim again until it fits or nothing moves.
+    for (let pass = 0; pass < MAX_REPAIR_PASSES && spec.repair && !fits(current, limits); pass++) {
+      const before = JSON.stringify(current).length;
+      current = spec.repair(shrinkLists(current, spec, limits), payload);
+      if (JSON.stringify(current).length >= before) break;
+    }
   }
   if (!fits(current, limits)) {
     truncated = true;

@@ -75,6 +75,19 @@ export const resumeInput = {
   trace_limit: limitArg,
   cards_limit: limitArg,
   signals_limit: limitArg.describe("Decisions, evidence and blockers, each."),
+  notes_cursor: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("Older notes: entries below this seq (memory.notes_pagination.next_cursor)."),
+  trace_cursor: z.number().int().positive().optional().describe("Older trace entries (memory.trace_pagination.next_cursor)."),
+  cards_cursor: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("Older cards, newest first below this seq (memory.cards_pagination.next_cursor)."),
 };
 
 export const resumeOutput = {
@@ -104,6 +117,7 @@ export const resumeOutput = {
     trace: z.array(entrySchema),
     trace_pagination: paginationSchema,
     cards: z.array(cardSchema),
+    cards_pagination: paginationSchema,
   }),
   engine: engineSchema.optional(),
   capsule: z.record(z.string(), z.unknown()),
@@ -123,8 +137,8 @@ export const RESUME_BUDGET = {
     "signals.decisions",
     "signals.blockers",
   ],
-  keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "event_id", "tick", "path", "title"])],
-  trimFromEnd: ["memory.cards", "signals.evidence", "signals.decisions", "signals.blockers"],
+  keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "event_id", "tick", "path", "title", "code", "severity"])],
+  trimFromEnd: ["memory.cards", "engine.signals", "signals.evidence", "signals.decisions", "signals.blockers"],
   repair: (trimmed: Record<string, unknown>, original: Record<string, unknown>) => ({
     ...trimmed,
     memory: repairTails(trimmed.memory as Memory, original.memory as Memory),
@@ -191,10 +205,11 @@ function eventsOf(ctx: CommandContext, id: string, limit: number): TaskEvent[] {
   }));
 }
 
-function cards(ctx: CommandContext, branch: Branch, doc: string, extra: Where, limit: number, allLanes: boolean) {
+function cards(ctx: CommandContext, branch: Branch, doc: string, extra: Where, limit: number, allLanes: boolean, before?: number) {
   if (limit === 0) return [];
   const lanes = cardWhere(ctx, allLanes);
   const page = queryPage(ctx.db, doc, sourcesOf(ctx.db, branch), {
+    before,
     limit,
     where: { sql: lanes.sql + extra.sql, params: [...lanes.params, ...extra.params] },
   });
@@ -211,10 +226,25 @@ const OPEN: Where = {
   params: [JSON.stringify(CLOSED_STATUSES)],
 };
 
-/** Cards of the view: step-scoped (and pinned) first, then the rest the view admits, without repeats. */
-function viewCards(ctx: CommandContext, branch: Branch, doc: string, view: View, stepTag: string | undefined, limit: number) {
+/**
+ * Cards of the view: step-scoped (and pinned) first, then the rest the view admits, without repeats.
+ * With a cursor (a later page), simply the cards the view admits below it, newest first.
+ */
+function viewCards(
+  ctx: CommandContext,
+  branch: Branch,
+  doc: string,
+  view: View,
+  stepTag: string | undefined,
+  limit: number,
+  cursor?: number,
+) {
   const allLanes = view === "audit";
   const archive = view === "explore" || view === "full" ? NONE : OPEN;
+  if (cursor !== undefined) {
+    const scope = view === "focus_only" && stepTag ? and(queryWhere({ tags_any: [stepTag] }), archive) : archive;
+    return cards(ctx, branch, doc, scope, limit, allLanes, cursor);
+  }
   const scoped = stepTag ? cards(ctx, branch, doc, and(queryWhere({ tags_any: [stepTag] }), archive), limit, allLanes) : [];
   if (view === "focus_only") return scoped;
   const pinned = cards(ctx, branch, doc, queryWhere({ tags_any: ["pinned"] }), limit, allLanes);
@@ -233,6 +263,9 @@ export interface ResumeArgs {
   trace_limit?: number | undefined;
   cards_limit?: number | undefined;
   signals_limit?: number | undefined;
+  notes_cursor?: number | undefined;
+  trace_cursor?: number | undefined;
+  cards_cursor?: number | undefined;
   max_chars?: number | undefined;
   context_budget?: number | undefined;
   budget_profile?: string | undefined;
@@ -259,16 +292,24 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const stepTag = stepFocus ? `step:${stepFocus.id.toLowerCase()}` : undefined;
   const allLanes = view === "audit";
   const emptyTail = (limit: number) => ({ entries: [], pagination: { cursor: null, has_more: false, limit, count: 0 } });
-  const tail = (doc: string, limit: number) =>
-    branch === undefined || limit === 0 ? emptyTail(limit) : readTail(ctx, branch, doc, undefined, limit);
+  const tail = (doc: string, limit: number, cursor: number | undefined) =>
+    branch === undefined || limit === 0 ? emptyTail(limit) : readTail(ctx, branch, doc, cursor, limit);
   const signal = (where: Where) => (branch === undefined ? [] : cards(ctx, branch, ref.graph_doc, where, limits.signals, allLanes));
   const blockers = signal({ sql: " AND (v.status = 'blocked' OR (v.node_type = 'question' AND v.status = 'open'))", params: [] });
   const decisions = signal(and({ sql: " AND v.node_type = 'decision'", params: [] }, view === "explore" || view === "full" ? NONE : OPEN));
   const evidence = signal({ sql: " AND v.node_type = 'evidence'", params: [] });
   const radar = radarView(ctx, entity);
-  const viewCardList = branch === undefined ? [] : viewCards(ctx, branch, ref.graph_doc, view, stepTag, limits.cards);
-  const notes = tail(ref.notes_doc, limits.notes);
-  const trace = tail(ref.trace_doc, limits.trace);
+  const viewCardList = branch === undefined ? [] : viewCards(ctx, branch, ref.graph_doc, view, stepTag, limits.cards, args.cards_cursor);
+  const oldestCard = Math.min(...viewCardList.map((card) => card.last_seq));
+  const cardsPagination = {
+    cursor: args.cards_cursor ?? null,
+    has_more: viewCardList.length === limits.cards && limits.cards > 0,
+    limit: limits.cards,
+    count: viewCardList.length,
+    ...(viewCardList.length === limits.cards && limits.cards > 0 ? { next_cursor: oldestCard } : {}),
+  };
+  const notes = tail(ref.notes_doc, limits.notes, args.notes_cursor);
+  const trace = tail(ref.trace_doc, limits.trace, args.trace_cursor);
   const focus = focusOf(ctx.db, ctx.principal.agent_id) ?? null;
   const planTasks = entity.kind === "plan" ? tasksOfPlan(ctx.db, entity.id) : [];
   const plannedNext = planTasks.find((task) => task.status === "ACTIVE") ?? planTasks.find((task) => task.status === "TODO");
@@ -334,6 +375,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
       trace: trace.entries,
       trace_pagination: trace.pagination,
       cards: viewCardList,
+      cards_pagination: cardsPagination,
     },
     ...(engine && engine.signals.length + engine.actions.length > 0 ? { engine } : {}),
     capsule,

@@ -173,7 +173,7 @@ export const tasksEdit = defineCommand({
   tool: "tasks_edit",
   title: "Edit a plan or task",
   description:
-    "Change a plan's or task's title, description, context, contract, priority, tags, or status TODO/ACTIVE (use tasks_complete for DONE, PARKED, CANCELED). expected_revision refuses stale writes (REVISION_MISMATCH). Target defaults to your focus.",
+    "Change a plan's or task's title, description, context, contract, priority, tags, reasoning_mode (normal | strict; it takes effect on tasks), or status TODO/ACTIVE (use tasks_complete for DONE, PARKED, CANCELED). expected_revision refuses stale writes (REVISION_MISMATCH). Target defaults to your focus.",
   kind: "write",
   input: {
     ...targetFields,

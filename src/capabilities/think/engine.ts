@@ -248,9 +248,11 @@ function analyze(cards: EngineCard[], edges: EngineEdge[], trace: EngineTraceEnt
     const days = metaNumber(test, "stale_after_days");
     const staleMs = metaNumber(test, "stale_after_ms") ?? (days === undefined ? DEFAULT_STALE_MS : days * DAY_MS);
     const latest = Math.max(0, ...evidence.map((c) => c.last_ts_ms));
+    // Running is the caller's job (the engine never executes anything): record the result as evidence.
+    const command = metaString(test, ["run", "cmd"], ["cmd"]) ?? "<fill: the test's command>";
     const run = {
-      tool: "tasks_evidence_capture",
-      args: { checks: [`CMD: ${metaString(test, ["run", "cmd"], ["cmd"]) ?? "<fill: the test's command>"}`, "LINK: <fill: result url>"] },
+      tool: "think_add_evidence",
+      args: { title: `Result of ${label(test)}`, text: `CMD: ${command}\nLINK: <fill: result url>`, supports: [test.id] },
     };
     if (evidence.length === 0) {
       action("run_test", "high", `Run test ${test.id}`, "A runnable test has never produced evidence.", [test.id], [run], test.last_ts_ms);
@@ -333,7 +335,7 @@ function analyze(cards: EngineCard[], edges: EngineEdge[], trace: EngineTraceEnt
   }
   for (const card of newest) {
     const c = confidence.get(card.id) ?? 0.5;
-    if (card.type === "decision" && card.tags.includes("pinned") && c <= DECISION_LOW) {
+    if (card.type === "decision" && isActive(card) && card.tags.includes("pinned") && c <= DECISION_LOW) {
       signal(
         "BM3_DECISION_LOW_CONFIDENCE",
         "warning",

@@ -69,6 +69,27 @@ function frontierOf(ctx: CommandContext, scope: Scope, perType: number, allLanes
   return { questions: group("question"), hypotheses: group("hypothesis"), tests: group("test"), decisions: group("decision") };
 }
 
+/** Trace entries the engine reads for the stuck detector (BM10). */
+const ENGINE_TRACE = 12;
+
+/** What the engine reads besides the frontier: the newest evidence (BM2/BM3/BM5/BM8) and the latest trace (BM10). */
+function engineFor(
+  ctx: CommandContext,
+  scope: Scope,
+  frontier: Frontier,
+  allLanes: boolean,
+  trace?: ReturnType<typeof readTail>["entries"],
+) {
+  const lanes = cardWhere(ctx, allLanes);
+  const sources = sourcesOf(ctx.db, scope.branch);
+  const evidence = queryPage(ctx.db, scope.graphDoc, sources, {
+    limit: DEFAULT_PER_TYPE * 4,
+    where: { sql: `${lanes.sql} AND v.node_type = 'evidence'`, params: lanes.params },
+  }).rows.map(toCard);
+  const entries = trace ?? readTail(ctx, scope.branch, scope.traceDoc, undefined, ENGINE_TRACE).entries;
+  return engineOver(ctx, sources, scope.graphDoc, [...allCards(frontier), ...evidence], entries, { signals: 10, actions: 2 });
+}
+
 type Frontier = ReturnType<typeof frontierOf>;
 
 const allCards = (frontier: Frontier) => [...frontier.questions, ...frontier.hypotheses, ...frontier.tests, ...frontier.decisions];
@@ -132,7 +153,7 @@ export const thinkFrontier = defineCommand({
   output: { branch: z.string(), graph_doc: z.string(), frontier: frontierSchema, engine: engineSchema, truncated: z.boolean() },
   budget: {
     lists: ["frontier.tests", "frontier.decisions", "frontier.hypotheses", "frontier.questions", "engine.signals"],
-    keep: [...GRAPH_KEEP, "lane", "title"],
+    keep: [...GRAPH_KEEP, "lane", "title", "code", "severity"],
     trimFromEnd: true,
     stubs: (original) => {
       const frontier = original.frontier as Frontier;
@@ -150,7 +171,7 @@ export const thinkFrontier = defineCommand({
   handler: (ctx, args) => {
     const scope = scopeOf(ctx, args);
     const frontier = frontierOf(ctx, scope, args.limit_per_type, args.all_lanes);
-    const engine = engineOver(ctx, sourcesOf(ctx.db, scope.branch), scope.graphDoc, allCards(frontier), [], { signals: 10, actions: 2 });
+    const engine = engineFor(ctx, scope, frontier, args.all_lanes);
     return { branch: scope.branch.name, graph_doc: scope.graphDoc, frontier, engine, truncated: false };
   },
 });
@@ -180,7 +201,7 @@ export const thinkNext = defineCommand({
   handler: (ctx, args) => {
     const scope = scopeOf(ctx, args);
     const frontier = frontierOf(ctx, scope, DEFAULT_PER_TYPE, args.all_lanes);
-    const engine = engineOver(ctx, sourcesOf(ctx.db, scope.branch), scope.graphDoc, allCards(frontier), [], { signals: 5, actions: 2 });
+    const engine = engineFor(ctx, scope, frontier, args.all_lanes);
     const [next, backup] = movesOf(engine, frontier);
     return {
       branch: scope.branch.name,
@@ -216,7 +237,7 @@ export const thinkWatch = defineCommand({
   },
   budget: {
     lists: ["trace", "frontier.tests", "frontier.decisions", "frontier.hypotheses", "frontier.questions", "engine.signals"],
-    keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "lane", "title"])],
+    keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "lane", "title", "code", "severity"])],
     trimFromEnd: ["frontier.tests", "frontier.decisions", "frontier.hypotheses", "frontier.questions", "engine.signals"],
     stubs: (original) => [
       { watch_capsule: original.watch_capsule },
@@ -227,7 +248,7 @@ export const thinkWatch = defineCommand({
     const scope = scopeOf(ctx, args);
     const frontier = frontierOf(ctx, scope, DEFAULT_PER_TYPE, args.all_lanes);
     const trace = readTail(ctx, scope.branch, scope.traceDoc, undefined, WATCH_TRACE).entries;
-    const engine = engineOver(ctx, sourcesOf(ctx.db, scope.branch), scope.graphDoc, allCards(frontier), trace, { signals: 5, actions: 2 });
+    const engine = engineFor(ctx, scope, frontier, args.all_lanes, trace);
     const [next, backup] = movesOf(engine, frontier);
     return {
       branch: scope.branch.name,

@@ -130,7 +130,7 @@ export const contextPack = defineCommand({
   },
   budget: {
     lists: ["trace.entries", "cards", "notes.entries", "signals.evidence", "signals.decisions", "signals.blockers", "engine.signals"],
-    keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "lane", "title"])],
+    keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "lane", "title", "code", "severity"])],
     // Notes and trace are oldest-first tails (trim their oldest); cards and signals are newest-first.
     trimFromEnd: ["cards", "signals.evidence", "signals.decisions", "signals.blockers", "engine.signals"],
     repair: repairPack,

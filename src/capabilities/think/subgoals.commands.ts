@@ -17,6 +17,7 @@ import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { type CardTarget, cardTarget, requireCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
 import { normalizeCard } from "./cards.parse";
+import { CLOSED_STATUSES } from "./engine";
 
 /** Edges re-pointed per duplicate at most in one merge call (bounded; run again for the rest). */
 const MAX_REPOINT = 200;
@@ -102,12 +103,12 @@ export const thinkSubgoalClose = defineCommand({
   tool: "think_subgoal_close",
   title: "Close a subgoal",
   description:
-    "Close a subgoal (status done by default, or another closing status) and log its outcome in its own trace and in the parent's trace doc. Closing it again with the same status changes nothing.",
+    "Close a subgoal (status done by default, or another closing status: closed, resolved, rejected, canceled, superseded) and log its outcome in its own trace and in the parent's trace doc. Closing it again with the same status changes nothing.",
   kind: "write",
   input: {
     ...scopeFields,
     subgoal_id: nodeIdSchema,
-    status: z.string().min(1).max(64).default("done"),
+    status: z.enum(CLOSED_STATUSES).default("done"),
     summary: z
       .string()
       .min(1)
@@ -171,7 +172,7 @@ export const thinkNominalMerge = defineCommand({
   name: "think.nominal_merge",
   tool: "think_nominal_merge",
   title: "Merge duplicate cards",
-  description: `Fold duplicate cards into a canonical one: each duplicate's edges are re-pointed to it (at most ${MAX_REPOINT} per duplicate per call) and the duplicate becomes superseded with meta.merged_into. Idempotent: a second run changes nothing.`,
+  description: `Fold duplicate cards into a canonical one: each duplicate's edges are re-pointed to it (at most ${MAX_REPOINT} outgoing and ${MAX_REPOINT} incoming per duplicate per call; run again for more) and the duplicate becomes superseded with meta.merged_into. Idempotent: a second run changes nothing.`,
   kind: "write",
   input: {
     ...scopeFields,
