@@ -297,3 +297,19 @@ describe("diff, merge and conflicts", () => {
     expect((await ok("graph_validate", { workspace })).ok).toBe(true);
   });
 });
+
+describe("deep views with filters", () => {
+  it("query with every filter on a 32-deep branch stays within the bound parameters", async () => {
+    const workspace = "graph/deep-filters";
+    await ok("graph_apply", { workspace, ops: [node("A", "alpha hello", { status: "open", tags: ["x"] })] });
+    let from = "main";
+    for (let i = 1; i <= 31; i++) {
+      await ok("branch_create", { workspace, name: `d${i}`, from });
+      from = `d${i}`;
+    }
+    const found = await ok("graph_query", { workspace, branch: from, types: ["hypothesis"], status: ["open"], tags_any: ["x"], tags_all: ["x"], text: "hello" });
+    expect(ids(found.nodes)).toEqual(["A"]);
+    const cards = await ok("think_query", { workspace, branch: from, text: "hello", types: ["hypothesis"], status: ["open"] });
+    expect(cards.cards.map((card: { id: string }) => card.id)).toEqual(["A"]);
+  });
+});

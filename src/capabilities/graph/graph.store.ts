@@ -205,10 +205,20 @@ export function effectivePage(
 export const MAX_EXAMINED_PER_SOURCE = 1_000;
 
 /** The candidate versions of a source for a query page, newest first: index-only, at most `MAX_EXAMINED_PER_SOURCE`. */
-function candidatesSql(source: Source, before: number | undefined): string {
+function candidatesSql(source: Source, before: number | undefined, docParam = "?"): string {
   const current = source.cutoff === null ? " AND superseded_seq IS NULL AND deleted = 0" : ` AND seq <= ${int(source.cutoff)}`;
   const window = before === undefined ? "" : ` AND seq < ${int(before)}`;
-  return `SELECT seq FROM graph_versions WHERE branch_id = ${branchLiteral(source.branch_id)} AND doc = ? AND kind = 'node'${current}${window} ORDER BY seq DESC`;
+  return `SELECT seq FROM graph_versions WHERE branch_id = ${branchLiteral(source.branch_id)} AND doc = ${docParam} AND kind = 'node'${current}${window} ORDER BY seq DESC`;
+}
+
+/**
+ * `?` placeholders renumbered from `first` (`?2`, `?3`, …). A merged page repeats its filters once per
+ * source; numbered parameters let every term share one binding, so a deep chain stays under Durable
+ * Object SQLite's 100 bound parameters.
+ */
+function numbered(sql: string, first: number): string {
+  let next = first;
+  return sql.replace(/\?(?!\d)/g, () => `?${next++}`);
 }
 
 /**
@@ -224,21 +234,16 @@ export function queryPage(
   sources: Source[],
   options: { before?: number | undefined; limit: number; where: Where },
 ): { rows: VersionRow[]; has_more: boolean; next_before?: number } {
-  const perSource = scansOf(sources).map(({ source, nearer }, index) => ({
-    sql:
-      `SELECT v.seq, ${index} AS src FROM (${candidatesSql(source, options.before)}${limitSql(MAX_EXAMINED_PER_SOURCE)}) c` +
-      ` CROSS JOIN graph_versions v ON v.seq = c.seq WHERE 1${asOfSql(source)} AND v.deleted = 0${options.where.sql}${notShadowedSql(nearer)}` +
+  // ?1 is the doc and ?2… the filters, bound once for every source's term.
+  const filters = numbered(options.where.sql, 2);
+  const perSource = scansOf(sources).map(
+    ({ source, nearer }, index) =>
+      `SELECT v.seq, ${index} AS src FROM (${candidatesSql(source, options.before, "?1")}${limitSql(MAX_EXAMINED_PER_SOURCE)}) c` +
+      ` CROSS JOIN graph_versions v ON v.seq = c.seq WHERE 1${asOfSql(source)} AND v.deleted = 0${filters}${notShadowedSql(nearer)}` +
       // No ORDER BY here: rows come in the candidates' order (newest first), so the LIMIT stops the scan early.
       limitSql(options.limit + 1),
-    params: [doc, ...options.where.params],
-  }));
-  const found = db.all<{ seq: number; src: number }>(
-    unionAllOf(
-      perSource.map((scan) => scan.sql),
-      "seq, src",
-    ),
-    ...perSource.flatMap((scan) => scan.params),
   );
+  const found = db.all<{ seq: number; src: number }>(unionAllOf(perSource, "seq, src"), doc, ...options.where.params);
   const matches = new Array<number>(sources.length).fill(0);
   for (const row of found) matches[row.src] = (matches[row.src] ?? 0) + 1;
   // A source with fewer matches than the page needs may have stopped at its bound: find where.
