@@ -307,7 +307,15 @@ describe("deep views with filters", () => {
       await ok("branch_create", { workspace, name: `d${i}`, from });
       from = `d${i}`;
     }
-    const found = await ok("graph_query", { workspace, branch: from, types: ["hypothesis"], status: ["open"], tags_any: ["x"], tags_all: ["x"], text: "hello" });
+    const found = await ok("graph_query", {
+      workspace,
+      branch: from,
+      types: ["hypothesis"],
+      status: ["open"],
+      tags_any: ["x"],
+      tags_all: ["x"],
+      text: "hello",
+    });
     expect(ids(found.nodes)).toEqual(["A"]);
     const cards = await ok("think_query", { workspace, branch: from, text: "hello", types: ["hypothesis"], status: ["open"] });
     expect(cards.cards.map((card: { id: string }) => card.id)).toEqual(["A"]);

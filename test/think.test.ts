@@ -239,4 +239,32 @@ describe("think: cards", () => {
       lane: "shared",
     });
   });
+
+  it("keeps drafts and the task projection out of other writers' reach, through every tool", async () => {
+    const workspace = "think/lane-guards";
+    const alice = await as("alice");
+    const bob = await as("bob");
+    await ok("think_add_hypothesis", { workspace, id: "SHARED", title: "shared idea" }, alice);
+    await ok("think_add_note", { workspace, id: "BOB", text: "bob's draft", lane: "agent", supports: ["SHARED"] }, bob);
+    await ok("think_add_note", { workspace, id: "ALICE", text: "alice's card" }, alice);
+    const forbidden = async (tool: string, args: Record<string, unknown>) => (await failure(tool, { workspace, ...args }, alice)).code;
+    expect(await forbidden("graph_apply", { ops: [{ op: "node_upsert", id: "BOB", type: "note", title: "hijack" }] })).toBe("FORBIDDEN");
+    expect(await forbidden("graph_apply", { ops: [{ op: "node_delete", id: "BOB" }] })).toBe("FORBIDDEN");
+    expect(await forbidden("graph_apply", { ops: [{ op: "edge_upsert", from: "BOB", rel: "blocks", to: "ALICE" }] })).toBe("FORBIDDEN");
+    expect(await forbidden("graph_apply", { ops: [{ op: "edge_delete", from: "BOB", rel: "supports", to: "SHARED" }] })).toBe("FORBIDDEN");
+    expect(
+      await forbidden("graph_apply", { ops: [{ op: "node_upsert", id: "SPOOF", type: "note", title: "x", meta: { lane: "agent/bob" } }] }),
+    ).toBe("FORBIDDEN");
+    expect(await forbidden("think_nominal_merge", { into: "ALICE", duplicates: ["SHARED"] })).toBe("FORBIDDEN");
+    // bob's own graph_apply keeps his draft in his lane.
+    await ok("graph_apply", { workspace, ops: [{ op: "node_upsert", id: "BOB", type: "note", title: "bob's draft, edited" }] }, bob);
+    expect((await ok("think_query", { workspace, ids: ["BOB"], all_lanes: true }, alice)).cards[0].lane).toBe("agent/bob");
+
+    const plan = await ok("tasks_create", { workspace, title: "P" });
+    const task = await ok("tasks_create", { workspace, parent: plan.id, title: "T" });
+    expect((await failure("think_set_status", { workspace, target: task.id, card_id: `task:${task.id}`, status: "hacked" })).code).toBe(
+      "INVALID_INPUT",
+    );
+    expect((await failure("think_pin", { workspace, target: task.id, card_id: `task:${task.id}` })).code).toBe("INVALID_INPUT");
+  });
 });

@@ -10,6 +10,7 @@ import { MAX_META_BYTES } from "../../shared/limits";
 import type { Branch, Source } from "../branches/branches.store";
 import { edgeKey, type GraphOp, isReservedNodeId, normalizeTags } from "./graph.schema";
 import { edgesTouching, isLive, lookupVersion, type VersionRow, writeVersion } from "./graph.store";
+import { laneOf, laneOfMeta, mayWriteLane, requireWritableLane, SHARED_LANE } from "./lanes";
 
 export interface AppliedCounts {
   nodes_upserted: number;
@@ -78,6 +79,7 @@ export function applyOp(target: ApplyTarget, op: GraphOp, index: number, counts:
     case "node_upsert": {
       refuseReserved(op.id, index);
       checkMeta(op.meta, index);
+      const meta = laneChecked(target, op.id, op.meta);
       counts.nodes_upserted++;
       return writeVersion(ctx, branch, doc, {
         kind: "node",
@@ -87,19 +89,20 @@ export function applyOp(target: ApplyTarget, op: GraphOp, index: number, counts:
         text: op.text,
         status: op.status,
         tags: normalizeTags(op.tags),
-        meta: op.meta,
+        meta,
         deleted: false,
       });
     }
     case "node_delete": {
       refuseReserved(op.id, index);
       const node = requireLiveNode(target, op.id, index, "deleted");
+      requireWritableLane(ctx, node);
       tombstoneEdgesOf(target, op.id, counts);
       counts.nodes_deleted++;
       return writeVersion(ctx, branch, doc, { kind: "node", key: op.id, node_type: node.node_type, deleted: true });
     }
     case "edge_upsert": {
-      requireLiveNode(target, op.from, index, "from");
+      requireWritableLane(ctx, requireLiveNode(target, op.from, index, "from"));
       requireLiveNode(target, op.to, index, "to");
       checkMeta(op.meta, index);
       counts.edges_upserted++;
@@ -115,6 +118,8 @@ export function applyOp(target: ApplyTarget, op: GraphOp, index: number, counts:
     }
     case "edge_delete": {
       const key = edgeKey(op.from, op.rel, op.to);
+      const from = lookupVersion(ctx.db, target.sources, doc, "node", op.from);
+      if (isLive(from)) requireWritableLane(ctx, from);
       if (!isLive(lookupVersion(ctx.db, target.sources, doc, "edge", key))) {
         fail(
           "UNKNOWN_ID",
@@ -130,6 +135,24 @@ export function applyOp(target: ApplyTarget, op: GraphOp, index: number, counts:
       return writeVersion(ctx, branch, doc, { kind: "edge", key, from_id: op.from, rel: op.rel, to_id: op.to, deleted: true });
     }
   }
+}
+
+/**
+ * The meta a node_upsert writes, after the lane rules: no writing another agent's node or claiming its
+ * lane, and an agent's draft keeps its lane when the new meta does not name one.
+ */
+function laneChecked(target: ApplyTarget, id: string, meta: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const existing = lookupVersion(target.ctx.db, target.sources, target.doc, "node", id);
+  if (isLive(existing)) requireWritableLane(target.ctx, existing);
+  if (meta !== undefined && "lane" in meta && !mayWriteLane(target.ctx, laneOfMeta(meta))) {
+    fail("FORBIDDEN", `meta.lane "${String(meta.lane)}" is another agent's lane.`, 'Use "shared" or your own lane (agent/<your id>).', {
+      id,
+      lane: meta.lane,
+    });
+  }
+  const lane = isLive(existing) ? laneOf(existing) : SHARED_LANE;
+  if (lane !== SHARED_LANE && (meta === undefined || !("lane" in meta))) return { ...(meta ?? {}), lane };
+  return meta;
 }
 
 function tombstoneEdgesOf(target: ApplyTarget, nodeId: string, counts: AppliedCounts): void {

@@ -18,10 +18,12 @@ import { type Branch, type Source, sourcesOf } from "../branches/branches.store"
 import { appendEntry } from "../docs/docs.store";
 import { edgeKey, isReservedNodeId, MAX_NODE_ID_CHARS, normalizeTags } from "../graph/graph.schema";
 import { fieldsOf, isLive, lookupVersion, type VersionFields, type VersionRow, type Where, writeVersion } from "../graph/graph.store";
+import { agentLane, laneOf, requireWritableLane, SHARED_LANE } from "../graph/lanes";
 import { sameState } from "../graph/merge";
 import { CARD_TYPES, type CardInput } from "./cards.parse";
 
-export const SHARED_LANE = "shared";
+export { agentLane, laneOf, requireWritableLane, SHARED_LANE };
+
 /** Auto ids skip ids already taken in the view; this many tries at most before giving up. */
 const MAX_AUTO_ID_TRIES = 100;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to reject control characters.
@@ -39,15 +41,6 @@ export interface CardTarget {
 
 export function cardTarget(ctx: CommandContext, branch: Branch, traceDoc: string, graphDoc: string): CardTarget {
   return { ctx, branch, sources: sourcesOf(ctx.db, branch), traceDoc, graphDoc };
-}
-
-export function agentLane(agentId: string): string {
-  return `agent/${agentId}`;
-}
-
-export function laneOf(row: VersionRow): string {
-  const meta = row.meta_json === null ? {} : (JSON.parse(row.meta_json) as Record<string, unknown>);
-  return typeof meta.lane === "string" ? meta.lane : SHARED_LANE;
 }
 
 /** A live card of the view, or UNKNOWN_ID naming it. */
@@ -68,20 +61,19 @@ export function requireCard(target: CardTarget, id: string, role = "card"): Vers
   return row;
 }
 
-/** Refuses writes to a card in another agent's lane. */
-export function requireWritableLane(ctx: CommandContext, row: VersionRow): void {
-  const lane = laneOf(row);
-  if (lane !== SHARED_LANE && lane !== agentLane(ctx.principal.agent_id)) {
-    fail(
-      "FORBIDDEN",
-      `Card ${row.key} is in ${lane}: only its author writes there.`,
-      "Write your own card (it may support or block this one), or ask its author to publish it.",
-      {
-        card_id: row.key,
-        lane,
-      },
-    );
+/**
+ * A card the caller may change: a live node of the view that is not part of the task projection
+ * (`task:` / `step:`, which only task commands write) and not in another agent's lane.
+ */
+export function requireOwnCard(target: CardTarget, id: string, role = "card"): VersionRow {
+  if (isReservedNodeId(id)) {
+    fail("INVALID_INPUT", `${id} belongs to the task projection; task commands write it.`, "Link to it from your own card instead.", {
+      id,
+    });
   }
+  const row = requireCard(target, id, role);
+  requireWritableLane(target.ctx, row);
+  return row;
 }
 
 function checkCardId(id: string): void {

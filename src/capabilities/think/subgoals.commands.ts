@@ -15,7 +15,7 @@ import { edgeKey, nodeIdSchema } from "../graph/graph.schema";
 import { edgesTouching, fieldsOf, isLive, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
 import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
-import { type CardTarget, cardTarget, requireCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
+import { type CardTarget, cardTarget, requireCard, requireOwnCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
 import { normalizeCard } from "./cards.parse";
 import { CLOSED_STATUSES } from "./engine";
 
@@ -118,7 +118,7 @@ export const thinkSubgoalClose = defineCommand({
   output: { subgoal_id: z.string(), status: z.string(), changed: z.boolean() },
   handler: (ctx, args) => {
     const target = scopeOf(ctx, args);
-    const row = requireCard(target, args.subgoal_id, "subgoal");
+    const row = requireOwnCard(target, args.subgoal_id, "subgoal");
     const tags = row.tags_json === null ? [] : (JSON.parse(row.tags_json) as string[]);
     if (!tags.includes("subgoal"))
       fail("INVALID_INPUT", `${args.subgoal_id} is not a subgoal.`, "Open one with think_subgoal_open.", { subgoal_id: args.subgoal_id });
@@ -149,17 +149,20 @@ export const thinkSubgoalClose = defineCommand({
 });
 
 function repoint(target: CardTarget, edge: VersionFields, from: string, into: string): boolean {
-  const source = edge.from_id === from ? into : (edge.from_id as string);
+  // An edge belongs to its source card: re-pointing another agent's edge is theirs to do.
+  const source = lookupVersion(target.ctx.db, target.sources, target.graphDoc, "node", edge.from_id as string);
+  if (isLive(source)) requireWritableLane(target.ctx, source);
+  const newFrom = edge.from_id === from ? into : (edge.from_id as string);
   const dest = edge.to_id === from ? into : (edge.to_id as string);
   writeVersion(target.ctx, target.branch, target.graphDoc, { ...edge, deleted: true });
-  if (source === dest) return false;
-  const key = edgeKey(source, edge.rel as string, dest);
+  if (newFrom === dest) return false;
+  const key = edgeKey(newFrom, edge.rel as string, dest);
   const existing = lookupVersion(target.ctx.db, target.sources, target.graphDoc, "edge", key);
   if (isLive(existing)) return false;
   writeVersion(target.ctx, target.branch, target.graphDoc, {
     kind: "edge",
     key,
-    from_id: source,
+    from_id: newFrom,
     rel: edge.rel ?? "",
     to_id: dest,
     meta: edge.meta ?? null,
@@ -182,14 +185,12 @@ export const thinkNominalMerge = defineCommand({
   output: { into: z.string(), merged: z.array(z.string()), edges_repointed: z.number(), changed: z.boolean() },
   handler: (ctx, args) => {
     const target = scopeOf(ctx, args);
-    const canonical = requireCard(target, args.into, "canonical card");
-    requireWritableLane(ctx, canonical);
+    requireOwnCard(target, args.into, "canonical card");
     let repointed = 0;
     let changed = false;
     const merged: string[] = [];
     for (const id of [...new Set(args.duplicates)].filter((dup) => dup !== args.into)) {
-      const dup = requireCard(target, id, "duplicate card");
-      requireWritableLane(ctx, dup);
+      const dup = requireOwnCard(target, id, "duplicate card");
       for (const edge of edgesTouching(ctx.db, target.sources, target.graphDoc, id, MAX_REPOINT)) {
         if (repoint(target, fieldsOf(edge), id, args.into)) repointed++;
         changed = true;

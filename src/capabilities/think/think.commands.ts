@@ -26,6 +26,7 @@ import {
   laneOf,
   linkCards,
   requireCard,
+  requireOwnCard,
   requireWritableLane,
   rewriteCard,
   writeCard,
@@ -376,8 +377,7 @@ export const thinkLink = defineCommand({
   output: { branch: z.string(), graph_doc: z.string(), from: z.string(), rel: z.string(), to: z.string(), created: z.boolean() },
   handler: (ctx, args) => {
     const scope = thinkScope(ctx, args, "write");
-    const from = requireCard(scope.cards, args.from);
-    requireWritableLane(ctx, from);
+    requireOwnCard(scope.cards, args.from);
     requireCard(scope.cards, args.to);
     const created = linkCards(scope.cards, args.from, args.rel, args.to);
     return { branch: scope.cards.branch.name, graph_doc: scope.cards.graphDoc, from: args.from, rel: args.rel, to: args.to, created };
@@ -395,7 +395,7 @@ export const thinkSetStatus = defineCommand({
   output: { branch: z.string(), graph_doc: z.string(), card_id: z.string(), status: z.string(), changed: z.boolean() },
   handler: (ctx, args) => {
     const scope = thinkScope(ctx, args, "write");
-    const row = requireCard(scope.cards, args.card_id);
+    const row = requireOwnCard(scope.cards, args.card_id);
     const status = args.status.toLowerCase();
     const written = rewriteCard(scope.cards, row, { status });
     if (written) ctx.journal({ target: `${scope.cards.branch.name}/${scope.cards.graphDoc}`, summary: `status ${args.card_id} ${status}` });
@@ -419,7 +419,7 @@ export const thinkPin = defineCommand({
   output: { branch: z.string(), graph_doc: z.string(), card_id: z.string(), pinned: z.boolean(), changed: z.boolean() },
   handler: (ctx, args) => {
     const scope = thinkScope(ctx, args, "write");
-    const row = requireCard(scope.cards, args.card_id);
+    const row = requireOwnCard(scope.cards, args.card_id);
     const tags = (toNode(row).tags ?? []).filter((tag) => tag !== PINNED_TAG);
     const written = rewriteCard(scope.cards, row, { tags: args.pinned ? [...tags, PINNED_TAG].sort() : tags });
     if (written)
@@ -476,7 +476,7 @@ export const thinkPublish = defineCommand({
   output: { ...cardOutput, published_from: z.string() },
   handler: (ctx, args) => {
     const scope = thinkScope(ctx, args, "write");
-    const row = requireCard(scope.cards, args.card_id);
+    const row = requireOwnCard(scope.cards, args.card_id);
     requireWritableLane(ctx, row);
     const node = toNode(row);
     const { lane: _lane, ...meta } = node.meta ?? {};
