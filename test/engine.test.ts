@@ -28,6 +28,10 @@ describe("think: frontier, next, watch, playbooks", () => {
     const after = await ok("think_next", { workspace });
     expect(after.next.kind).not.toBe("add_test_stub");
 
+    // Moves proposed for a branch are aimed at it.
+    await ok("branch_create", { workspace, name: "alt" });
+    const onAlt = await ok("think_next", { workspace, branch: "alt" });
+    expect(onAlt.next.calls[0].args).toMatchObject({ branch: "alt", graph_doc: "graph" });
     const status = await ok("status", { workspace });
     expect(status.engine.signals.map((signal: { code: string }) => signal.code)).toContain("BM10_NO_COUNTER_EDGES");
     expect((await ok("status", { workspace: "engine/no-cards" })).engine).toBeUndefined();

@@ -44,6 +44,10 @@ describe("resume views", () => {
     expect(resume.capsule.why.length).toBeLessThanOrEqual(3);
     // Deterministic: the same store gives the same bytes.
     expect(JSON.stringify(await ok("tasks_resume_super", { workspace }, options))).toBe(JSON.stringify(resume));
+    // The backup move works as given: it is aimed at the task's graph.
+    const backup = resume.capsule.next.backup;
+    expect(backup.args.target).toBe(task);
+    await ok(backup.tool, { workspace, ...backup.args, title: "Index scan count" }, options);
   });
 
   it("scopes cards by view: focus_only, smart (cold archive), explore (warm), audit (all lanes)", async () => {

@@ -322,7 +322,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
           ref.graph_doc,
           [...viewCardList, ...blockers, ...decisions, ...evidence],
           trace.entries,
-          { stepTag },
+          { stepTag, scope: { target: entity.id } },
         );
   const engineAction = engine?.actions[0];
   const capsule = buildCapsule({

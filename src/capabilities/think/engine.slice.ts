@@ -20,7 +20,7 @@ export function engineOver(
   graphDoc: string,
   cards: EngineCard[],
   trace: Entry[],
-  options: { stepTag?: string | undefined; signals?: number; actions?: number } = {},
+  options: { stepTag?: string | undefined; signals?: number; actions?: number; scope?: Record<string, unknown> } = {},
 ): EngineResult {
   const unique = [...new Map(cards.map((card) => [card.id, card])).values()];
   const edges =
@@ -37,7 +37,7 @@ export function engineOver(
           rel: row.rel ?? "",
           to: row.to_id ?? "",
         }));
-  return runEngine({
+  const result = runEngine({
     cards: unique,
     edges,
     trace: trace.map((entry) => ({
@@ -51,6 +51,22 @@ export function engineOver(
     stepTag: options.stepTag,
     limits: { signals: options.signals ?? 5, actions: options.actions ?? 2 },
   });
+  return options.scope === undefined ? result : withScope(result, options.scope);
+}
+
+/**
+ * The engine proposes calls without knowing where the slice came from; think tools default to the
+ * checkout, so each proposed think call gets the slice's scope (its target, or its branch and docs)
+ * and can be sent as it is.
+ */
+function withScope(result: EngineResult, scope: Record<string, unknown>): EngineResult {
+  return {
+    ...result,
+    actions: result.actions.map((action) => ({
+      ...action,
+      calls: action.calls.map((call) => (call.tool.startsWith("think_") ? { ...call, args: { ...scope, ...call.args } } : call)),
+    })),
+  };
 }
 
 /** Cards of the checkout's `graph` doc the status engine looks at (the newest). */

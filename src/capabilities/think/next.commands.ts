@@ -40,6 +40,8 @@ interface Scope {
   branch: Branch;
   graphDoc: string;
   traceDoc: string;
+  /** Arguments that aim a proposed think call at this scope. */
+  callScope: Record<string, unknown>;
 }
 
 function scopeOf(ctx: CommandContext, args: { target?: unknown; branch?: string | undefined; graph_doc?: string | undefined }): Scope {
@@ -48,11 +50,11 @@ function scopeOf(ctx: CommandContext, args: { target?: unknown; branch?: string 
     fail("INVALID_INPUT", "With a target, the graph doc comes from its reasoning ref.", "Drop graph_doc or target.", {
       fields: ["target", "graph_doc"],
     });
-  return {
-    branch: scope.branch,
-    graphDoc: scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph,
-    traceDoc: scope.ref?.trace_doc ?? DEFAULT_DOCS.trace,
-  };
+  const graphDoc = scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph;
+  const traceDoc = scope.ref?.trace_doc ?? DEFAULT_DOCS.trace;
+  const callScope =
+    scope.target !== undefined ? { target: scope.target } : { branch: scope.branch.name, trace_doc: traceDoc, graph_doc: graphDoc };
+  return { branch: scope.branch, graphDoc, traceDoc, callScope };
 }
 
 function frontierOf(ctx: CommandContext, scope: Scope, perType: number, allLanes: boolean) {
@@ -87,7 +89,11 @@ function engineFor(
     where: { sql: `${lanes.sql} AND v.node_type = 'evidence'`, params: lanes.params },
   }).rows.map(toCard);
   const entries = trace ?? readTail(ctx, scope.branch, scope.traceDoc, undefined, ENGINE_TRACE).entries;
-  return engineOver(ctx, sources, scope.graphDoc, [...allCards(frontier), ...evidence], entries, { signals: 10, actions: 2 });
+  return engineOver(ctx, sources, scope.graphDoc, [...allCards(frontier), ...evidence], entries, {
+    signals: 10,
+    actions: 2,
+    scope: scope.callScope,
+  });
 }
 
 type Frontier = ReturnType<typeof frontierOf>;
@@ -128,9 +134,13 @@ function fallbackMoves(frontier: Frontier): EngineAction[] {
   return moves;
 }
 
-function movesOf(engine: EngineResult, frontier: Frontier): EngineAction[] {
+function movesOf(engine: EngineResult, frontier: Frontier, scope: Scope): EngineAction[] {
   const seen = new Set(engine.actions.map((action) => action.kind));
-  return [...engine.actions, ...fallbackMoves(frontier).filter((move) => !seen.has(move.kind))].slice(0, 2);
+  const fallback = fallbackMoves(frontier).map((move) => ({
+    ...move,
+    calls: move.calls.map((call) => ({ ...call, args: { ...scope.callScope, ...call.args } })),
+  }));
+  return [...engine.actions, ...fallback.filter((move) => !seen.has(move.kind))].slice(0, 2);
 }
 
 const actionSchema = engineSchema.shape.actions.element;
@@ -202,7 +212,7 @@ export const thinkNext = defineCommand({
     const scope = scopeOf(ctx, args);
     const frontier = frontierOf(ctx, scope, DEFAULT_PER_TYPE, args.all_lanes);
     const engine = engineFor(ctx, scope, frontier, args.all_lanes);
-    const [next, backup] = movesOf(engine, frontier);
+    const [next, backup] = movesOf(engine, frontier, scope);
     return {
       branch: scope.branch.name,
       graph_doc: scope.graphDoc,
@@ -249,7 +259,7 @@ export const thinkWatch = defineCommand({
     const frontier = frontierOf(ctx, scope, DEFAULT_PER_TYPE, args.all_lanes);
     const trace = readTail(ctx, scope.branch, scope.traceDoc, undefined, WATCH_TRACE).entries;
     const engine = engineFor(ctx, scope, frontier, args.all_lanes, trace);
-    const [next, backup] = movesOf(engine, frontier);
+    const [next, backup] = movesOf(engine, frontier, scope);
     return {
       branch: scope.branch.name,
       graph_doc: scope.graphDoc,

@@ -165,12 +165,17 @@ export const contextPack = defineCommand({
     const decisions = cardsOf(ctx, scope.branch, docs.graph, byType("decision"), args.decisions_limit, args.all_lanes);
     const evidence = cardsOf(ctx, scope.branch, docs.graph, byType("evidence"), args.evidence_limit, args.all_lanes);
     const blockers = cardsOf(ctx, scope.branch, docs.graph, BLOCKERS, args.blockers_limit, args.all_lanes);
+    const engineScope =
+      scope.target !== undefined ? { target: scope.target } : { branch: scope.branch.name, trace_doc: docs.trace, graph_doc: docs.graph };
     const engine = engineOver(
       ctx,
       sourcesOf(ctx.db, scope.branch),
       docs.graph,
       [...cards, ...decisions, ...evidence, ...blockers],
       trace.entries,
+      {
+        scope: engineScope,
+      },
     );
     const pack = {
       requested: { target: scope.target ?? null, ref: args.ref ?? null },
