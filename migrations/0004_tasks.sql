@@ -27,6 +27,8 @@ CREATE TABLE tasks (
 -- Lists run in id order, numerically: TASK-999 before TASK-1000, i.e. by (length(id), id).
 CREATE INDEX tasks_by_plan ON tasks (plan_id, length(id), id) WHERE plan_id IS NOT NULL;
 CREATE INDEX tasks_by_kind ON tasks (kind, length(id), id);
+-- tasks_macro_start finds a plan by its title (e.g. "Inbox").
+CREATE INDEX tasks_by_title ON tasks (kind, title);
 
 -- Steps form a tree per task. `path` (`s:0.s:1`) is made of ordinals that are never reused, so a path
 -- names the same step for the task's whole life.

@@ -270,7 +270,7 @@ describe("tasks: views", () => {
     for (let i = 0; i < 5; i++) await ok("tasks_create", { workspace, parent: plan.id, title: `T${i}` });
     await ok("tasks_edit", { workspace, task: "TASK-002", status: "ACTIVE" });
     const first = await ok("tasks_context", { workspace, tasks_limit: 2 });
-    expect(first.counts).toEqual({ plans: 1, tasks: 5 });
+    expect(first.counts).toEqual({ plans: 1, tasks: 5, capped: false });
     expect(first.tasks.map((t: { id: string }) => t.id)).toEqual(["TASK-001", "TASK-002"]);
     expect(first.tasks_pagination).toMatchObject({ has_more: true, next_cursor: "TASK-002" });
     const rest = await ok("tasks_context", { workspace, tasks_limit: 10, tasks_cursor: first.tasks_pagination.next_cursor });
@@ -375,6 +375,12 @@ describe("reasoning commands aimed at plans and tasks (seed 001 focus-first targ
     ]);
     expect(await ok("graph_validate", { workspace }, alice)).toMatchObject({ branch: "task/TASK-001", doc: "TASK-001-graph", ok: true });
 
+    // A doc names a place too: with a focus set, an explicit doc still means the checkout's doc.
+    expect((await ok("show", { workspace, doc: "notes" }, alice)).branch).toBe("main");
+    expect(
+      (await ok("graph_apply", { workspace, doc: "graph", ops: [{ op: "node_upsert", id: "M", type: "note", title: "on main" }] }, alice))
+        .branch,
+    ).toBe("main");
     const both = await failure("notes_commit", { workspace, target: task, branch: "main", content: "x" }, alice);
     expect(both.code).toBe("INVALID_INPUT");
     expect((await failure("show", { workspace, target: task, doc: "notes" }, alice)).code).toBe("INVALID_INPUT");

@@ -57,6 +57,10 @@ describe("think: cards", () => {
       "hypothesis",
     );
     expect((await failure("think_card", { workspace, card: { type: "note" } })).code).toBe("INVALID_INPUT");
+    expect((await failure("think_card", { workspace, card: { title: "x", text: "y".repeat(16 * 1024 + 1) } })).code).toBe("INVALID_INPUT");
+    expect(
+      (await failure("think_card", { workspace, card: { title: "x", tags: Array.from({ length: 33 }, (_, i) => `t${i}`) } })).code,
+    ).toBe("INVALID_INPUT");
     // Atomic: a card whose edge cannot be written leaves neither a node nor a trace entry.
     const traceBefore = (await ok("show", { workspace, branch: "main", doc: "trace", limit: 200 })).entries.length;
     expect((await failure("think_card", { workspace, card: { id: "ORPHAN", title: "x" }, supports: ["missing"] })).code).toBe("UNKNOWN_ID");

@@ -153,6 +153,8 @@ export function applyBudget(payload: Payload, spec: BudgetSpec | undefined, args
       withWarnings(stub, notes),
       withWarnings(stub, codesOnly),
       withWarnings(stub, ownCodes),
+      // Last: the stub alone (budget.truncated still says the answer was cut).
+      stub,
     ]);
     current = own.find((stub) => fits(stub, limits)) ?? minimalStub(payload, [...warnings, MINIMAL], limits);
   }

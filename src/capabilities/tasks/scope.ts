@@ -25,7 +25,7 @@ export interface Scope {
  */
 export function reasoningScope(
   ctx: CommandContext,
-  args: { target?: TargetArg | undefined; branch?: string | undefined },
+  args: { target?: TargetArg | undefined; branch?: string | undefined; doc?: string | undefined },
   access: "read" | "write",
   options: { useFocus?: boolean } = {},
 ): Scope {
@@ -35,7 +35,9 @@ export function reasoningScope(
       fields: ["target", "branch"],
     });
   }
-  const fromFocus = args.branch === undefined && options.useFocus !== false ? focusOf(ctx.db, ctx.principal.agent_id) : undefined;
+  // A branch or a doc names a place explicitly: the focus only fills in when neither is given.
+  const explicitPlace = args.branch !== undefined || args.doc !== undefined;
+  const fromFocus = !explicitPlace && options.useFocus !== false ? focusOf(ctx.db, ctx.principal.agent_id) : undefined;
   const id = explicit ?? fromFocus;
   if (id === undefined) return { branch: targetBranch(ctx, args.branch) };
   const entity = requireEntity(ctx.db, id);

@@ -220,6 +220,8 @@ export const tasksEdit = defineCommand({
 });
 
 const PARK_MAX_SECONDS = 365 * 24 * 3600;
+/** Tasks one plan deletion removes at most (each task's steps, leases and projection in one transaction). */
+const MAX_TASKS_PER_DELETE = 50;
 
 /** Sets a final or parked status (DONE needs every step of a task completed), emits task_completed. */
 export function finishEntity(ctx: CommandContext, entity: EntityRow, status: "DONE" | "PARKED" | "CANCELED", parkedUntil: number | null) {
@@ -319,6 +321,14 @@ export const tasksDelete = defineCommand({
       return { deleted: removed.map((row) => row.id), revision: next.revision, events: [event] };
     }
     const doomed = entity.kind === "plan" ? [...tasksOfPlan(ctx.db, entity.id), entity] : [entity];
+    if (doomed.length > MAX_TASKS_PER_DELETE + 1) {
+      fail(
+        "INVALID_INPUT",
+        `${entity.id} has ${doomed.length - 1} tasks; one call deletes a plan with at most ${MAX_TASKS_PER_DELETE}.`,
+        "Delete some of its tasks first (tasks_delete each), then the plan.",
+        { plan: entity.id, tasks: doomed.length - 1, max_tasks: MAX_TASKS_PER_DELETE },
+      );
+    }
     const events: TaskEvent[] = [];
     for (const row of doomed) for (const step of stepsOf(ctx.db, row.id)) requireLeaseFree(ctx, step);
     for (const row of doomed) {

@@ -255,10 +255,16 @@ export function listEntities(
   );
 }
 
-export function countEntities(db: Db): { plans: number; tasks: number } {
-  const rows = db.all<{ kind: string; n: number }>("SELECT kind, COUNT(*) AS n FROM tasks GROUP BY kind");
-  const count = (kind: string) => rows.find((row) => row.kind === kind)?.n ?? 0;
-  return { plans: count("plan"), tasks: count("task") };
+/** Plans and tasks counted at most per kind (a count is a hint, not a scan of a large workspace). */
+export const MAX_COUNTED = 10_000;
+
+/** Plans and tasks, each counted up to MAX_COUNTED (`capped` says a count stopped there). */
+export function countEntities(db: Db): { plans: number; tasks: number; capped: boolean } {
+  const count = (kind: string) =>
+    db.one<{ n: number }>(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM tasks WHERE kind = ? LIMIT ${MAX_COUNTED + 1})`, kind)?.n ?? 0;
+  const plans = count("plan");
+  const tasks = count("task");
+  return { plans: Math.min(plans, MAX_COUNTED), tasks: Math.min(tasks, MAX_COUNTED), capped: plans > MAX_COUNTED || tasks > MAX_COUNTED };
 }
 
 export function tasksOfPlan(db: Db, planId: string): EntityRow[] {

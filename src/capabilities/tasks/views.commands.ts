@@ -244,7 +244,7 @@ export const tasksContext = defineCommand({
     tasks_cursor: idCursor,
   },
   output: {
-    counts: z.object({ plans: z.number(), tasks: z.number() }),
+    counts: z.object({ plans: z.number(), tasks: z.number(), capped: z.boolean() }),
     plans: z.array(itemSchema),
     tasks: z.array(itemSchema),
     plans_pagination: idPaginationSchema,

@@ -4,7 +4,8 @@
  * text is the input). The result is one canonical shape, so the same card written twice in different
  * forms (or with tags in another case or order) compares equal.
  */
-import { normalizeTags } from "../graph/graph.schema";
+import { MAX_TITLE_CHARS } from "../../shared/limits";
+import { MAX_NODE_TEXT_CHARS, MAX_TAG_CHARS, MAX_TAGS, normalizeTags } from "../graph/graph.schema";
 
 export const CARD_TYPES = ["frame", "hypothesis", "question", "test", "evidence", "decision", "note", "update"] as const;
 export type CardType = (typeof CARD_TYPES)[number];
@@ -88,7 +89,17 @@ export function normalizeCard(input: unknown): CardInput {
     throw new CardParseError("card.tags must be a list of strings");
   const meta = raw.meta ?? {};
   if (typeof meta !== "object" || meta === null || Array.isArray(meta)) throw new CardParseError("card.meta must be an object");
-  const card: CardInput = { type, status, tags: normalizeTags(tagsRaw as string[]), meta: meta as Record<string, unknown> };
+  // The same bounds as graph_apply's node_upsert: a card is a graph node.
+  if (title !== undefined && title.length > MAX_TITLE_CHARS)
+    throw new CardParseError(`card.title is longer than ${MAX_TITLE_CHARS} characters`);
+  if (text !== undefined && text.length > MAX_NODE_TEXT_CHARS)
+    throw new CardParseError(`card.text is longer than ${MAX_NODE_TEXT_CHARS} characters`);
+  if (type.length > 128 || status.length > 128) throw new CardParseError("card.type and card.status take at most 128 characters");
+  const tags = normalizeTags(tagsRaw as string[]);
+  if (tags.length > MAX_TAGS || tags.some((tag) => tag.length === 0 || tag.length > MAX_TAG_CHARS || tag.includes("|"))) {
+    throw new CardParseError(`card.tags: at most ${MAX_TAGS} tags of 1-${MAX_TAG_CHARS} characters, no '|'`);
+  }
+  const card: CardInput = { type, status, tags, meta: meta as Record<string, unknown> };
   if (id !== undefined) card.id = id;
   if (title !== undefined) card.title = title;
   if (text !== undefined) card.text = text;

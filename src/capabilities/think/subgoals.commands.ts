@@ -53,7 +53,7 @@ export const thinkSubgoalOpen = defineCommand({
   tool: "think_subgoal_open",
   title: "Open a subgoal",
   description:
-    "Open a subgoal under a parent question: a question card tagged subgoal that supports the parent, with its own trace doc (trace-<subgoal id>) for the side inquiry. Opening the same subgoal again changes nothing.",
+    "Open a subgoal under a parent question: a question card tagged subgoal that supports the parent, with its own trace doc (trace-<subgoal id>) for the side inquiry. Opening it again with the same id changes nothing (without an id, each call opens a new one).",
   kind: "write",
   input: {
     ...scopeFields,
@@ -65,6 +65,10 @@ export const thinkSubgoalOpen = defineCommand({
   handler: (ctx, args) => {
     const target = scopeOf(ctx, args);
     const parent = requireCard(target, args.parent, "parent card");
+    // An existing subgoal (open or closed) is left as it is.
+    const existing = args.id === undefined ? undefined : lookupVersion(ctx.db, target.sources, target.graphDoc, "node", args.id);
+    if (isLive(existing))
+      return { subgoal_id: existing.key, parent: args.parent, trace_doc: `trace-${existing.key}`.slice(0, 128), opened: false };
     if (parent.node_type !== "question")
       fail(
         "INVALID_INPUT",

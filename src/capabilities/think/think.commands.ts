@@ -170,7 +170,7 @@ export const thinkCard = defineCommand({
   tool: "think_card",
   title: "Write a card",
   description:
-    "Write a thinking card atomically: a graph node (id, type, title, text, status, tags, meta) with supports/blocks edges, and a note in the trace doc. card: an object, a JSON string, `key: value` lines (unknown keys go to meta) or plain text (a note). No id → CARD-<n>. Repeating an identical card writes nothing; a changed card under an existing id writes a new version (updated: true).",
+    "Write a thinking card atomically: a graph node (id, type, title, text, status, tags, meta) with supports/blocks edges, and a note in the trace doc. card: an object, a JSON string, `key: value` lines (unknown keys go to meta) or plain text (a note). No id → CARD-<n> (a new card each call). Repeating an identical card under the same id writes nothing; a changed card under an existing id writes a new version (updated: true).",
   kind: "write",
   input: {
     ...scopeFields,
@@ -335,7 +335,7 @@ export const thinkQuery = defineCommand({
     const filters = queryWhere({
       ids: args.ids,
       types: args.types,
-      status: args.status,
+      status: args.status?.map((status) => status.toLowerCase()),
       tags_any: args.tags_any,
       tags_all: args.tags_all,
       text: args.text,
@@ -443,7 +443,11 @@ export const thinkPins = defineCommand({
   title: "Pinned cards",
   description: "The pinned cards of a graph doc, newest first, in the lanes you may see.",
   kind: "read",
-  input: { ...readScopeFields, limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(50) },
+  input: {
+    ...readScopeFields,
+    limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(50),
+    cursor: z.number().int().positive().optional(),
+  },
   output: { branch: z.string(), graph_doc: z.string(), cards: z.array(cardSchema), pagination: paginationSchema, truncated: z.boolean() },
   budget: CARD_BUDGET,
   handler: (ctx, args) => {
@@ -451,6 +455,7 @@ export const thinkPins = defineCommand({
     const filters = queryWhere({ tags_any: [PINNED_TAG] });
     const lanes = cardWhere(ctx, args.all_lanes);
     const page = queryPage(ctx.db, scope.cards.graphDoc, scope.cards.sources, {
+      before: args.cursor,
       limit: args.limit,
       where: { sql: filters.sql + lanes.sql, params: [...filters.params, ...lanes.params] },
     });
@@ -459,7 +464,7 @@ export const thinkPins = defineCommand({
       branch: scope.cards.branch.name,
       graph_doc: scope.cards.graphDoc,
       cards,
-      pagination: pagination(undefined, page.has_more, page.next_before ?? cards[cards.length - 1]?.last_seq, args.limit, cards.length),
+      pagination: pagination(args.cursor, page.has_more, page.next_before ?? cards[cards.length - 1]?.last_seq, args.limit, cards.length),
       truncated: false,
     };
   },
