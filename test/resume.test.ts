@@ -98,6 +98,28 @@ describe("resume views", () => {
     expect(older.memory.cards.map((card: { id: string }) => card.id)).toEqual(["C2", "C1"]);
   });
 
+  it("pages through every card even when step-scoped cards lead the first page", async () => {
+    const workspace = "resume/card-pages";
+    const { options, task } = await started(workspace);
+    await ok("think_add_note", { workspace, target: task, id: "S1", text: "step scoped, oldest" }, options);
+    const onBranch = { branch: `task/${task}`, trace_doc: `${task}-trace`, graph_doc: `${task}-graph` };
+    for (let i = 1; i <= 8; i++) await ok("think_add_note", { workspace, ...onBranch, id: `R${i}`, text: `rest ${i}` }, options);
+    const seen: string[] = [];
+    let cursor: number | undefined;
+    for (let page = 0; page < 5; page++) {
+      const answer = await ok(
+        "tasks_resume_super",
+        { workspace, task, view: "explore", cards_limit: 5, ...(cursor ? { cards_cursor: cursor } : {}) },
+        options,
+      );
+      seen.push(...answer.memory.cards.map((card: { id: string }) => card.id));
+      cursor = answer.memory.cards_pagination.next_cursor;
+      if (!answer.memory.cards_pagination.has_more) break;
+    }
+    expect(seen.slice(0, 5)).toEqual(["S1", "R8", "R7", "R6", "R5"]);
+    expect(new Set(seen)).toEqual(new Set(["S1", ...Array.from({ length: 8 }, (_, i) => `R${i + 1}`)]));
+  });
+
   it("keeps the capsule and its best action from 20,000 characters down to 200", async () => {
     const workspace = "resume/budget";
     const { options, task } = await started(workspace);
@@ -154,6 +176,11 @@ describe("tasks_snapshot", () => {
     expect(third.delta).toMatchObject({ notes: { count: 0 }, cards: { count: 0 } });
     // Baselines are per agent: bob's first delta only sets his.
     expect((await ok("tasks_snapshot", { workspace, task, delta: true }, bob)).delta.since_seq).toBeNull();
+    // A delta cut to the compact capsule still reports what changed (the baseline moves on).
+    await ok("tasks_note", { workspace, task, note: "Another finding" }, options);
+    const squeezed = await ok("tasks_snapshot", { workspace, delta: true, max_chars: 400 }, options);
+    expect(squeezed.delta).toMatchObject({ counts: { notes: 1 } });
+    expect(squeezed.capsule).toBeDefined();
     // Without delta nothing is tracked.
     expect((await ok("tasks_snapshot", { workspace }, options)).delta).toBeUndefined();
   });

@@ -205,15 +205,35 @@ function eventsOf(ctx: CommandContext, id: string, limit: number): TaskEvent[] {
   }));
 }
 
-function cards(ctx: CommandContext, branch: Branch, doc: string, extra: Where, limit: number, allLanes: boolean, before?: number) {
-  if (limit === 0) return [];
+interface CardPage {
+  cards: ReturnType<typeof toCard>[];
+  /** Where the next page continues (below this seq), when more remain. */
+  next?: number;
+}
+
+function cardPage(
+  ctx: CommandContext,
+  branch: Branch,
+  doc: string,
+  extra: Where,
+  limit: number,
+  allLanes: boolean,
+  before?: number,
+): CardPage {
+  if (limit === 0) return { cards: [] };
   const lanes = cardWhere(ctx, allLanes);
   const page = queryPage(ctx.db, doc, sourcesOf(ctx.db, branch), {
     before,
     limit,
     where: { sql: lanes.sql + extra.sql, params: [...lanes.params, ...extra.params] },
   });
-  return page.rows.map(toCard);
+  const shown = page.rows.map(toCard);
+  if (!page.has_more) return { cards: shown };
+  return { cards: shown, next: page.next_before ?? shown[shown.length - 1]?.last_seq };
+}
+
+function cards(ctx: CommandContext, branch: Branch, doc: string, extra: Where, limit: number, allLanes: boolean) {
+  return cardPage(ctx, branch, doc, extra, limit, allLanes).cards;
 }
 
 function and(...parts: Where[]): Where {
@@ -238,19 +258,27 @@ function viewCards(
   stepTag: string | undefined,
   limit: number,
   cursor?: number,
-) {
+): CardPage {
   const allLanes = view === "audit";
   const archive = view === "explore" || view === "full" ? NONE : OPEN;
-  if (cursor !== undefined) {
-    const scope = view === "focus_only" && stepTag ? and(queryWhere({ tags_any: [stepTag] }), archive) : archive;
-    return cards(ctx, branch, doc, scope, limit, allLanes, cursor);
-  }
-  const scoped = stepTag ? cards(ctx, branch, doc, and(queryWhere({ tags_any: [stepTag] }), archive), limit, allLanes) : [];
-  if (view === "focus_only") return scoped;
+  const scopedWhere = stepTag ? and(queryWhere({ tags_any: [stepTag] }), archive) : undefined;
+  if (view === "focus_only") return scopedWhere ? cardPage(ctx, branch, doc, scopedWhere, limit, allLanes, cursor) : { cards: [] };
+  // The cursor pages the newest-first list of the cards the view admits; step-scoped and pinned cards
+  // lead the first page only.
+  const rest = cardPage(ctx, branch, doc, archive, limit, allLanes, cursor);
+  if (cursor !== undefined) return rest;
+  const scoped = scopedWhere ? cards(ctx, branch, doc, scopedWhere, limit, allLanes) : [];
   const pinned = cards(ctx, branch, doc, queryWhere({ tags_any: ["pinned"] }), limit, allLanes);
-  const rest = cards(ctx, branch, doc, archive, limit, allLanes);
   const seen = new Set<string>();
-  return [...scoped, ...pinned, ...rest].filter((card) => !seen.has(card.id) && seen.add(card.id)).slice(0, limit);
+  const merged = [...scoped, ...pinned, ...rest.cards].filter((card) => !seen.has(card.id) && seen.add(card.id));
+  const shown = merged.slice(0, limit);
+  // Continue where the newest-first list stops being fully shown: below its last card shown before
+  // its first card left out (cards shown as step-scoped or pinned may come round again).
+  const shownIds = new Set(shown.map((card) => card.id));
+  const firstLeftOut = rest.cards.findIndex((card) => !shownIds.has(card.id));
+  const next =
+    firstLeftOut === -1 ? rest.next : firstLeftOut === 0 ? (rest.cards[0]?.last_seq ?? 0) + 1 : rest.cards[firstLeftOut - 1]?.last_seq;
+  return next === undefined ? { cards: shown } : { cards: shown, next };
 }
 
 export interface ResumeArgs {
@@ -299,14 +327,15 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const decisions = signal(and({ sql: " AND v.node_type = 'decision'", params: [] }, view === "explore" || view === "full" ? NONE : OPEN));
   const evidence = signal({ sql: " AND v.node_type = 'evidence'", params: [] });
   const radar = radarView(ctx, entity);
-  const viewCardList = branch === undefined ? [] : viewCards(ctx, branch, ref.graph_doc, view, stepTag, limits.cards, args.cards_cursor);
-  const oldestCard = Math.min(...viewCardList.map((card) => card.last_seq));
+  const viewCardPage: CardPage =
+    branch === undefined ? { cards: [] } : viewCards(ctx, branch, ref.graph_doc, view, stepTag, limits.cards, args.cards_cursor);
+  const viewCardList = viewCardPage.cards;
   const cardsPagination = {
     cursor: args.cards_cursor ?? null,
-    has_more: viewCardList.length === limits.cards && limits.cards > 0,
+    has_more: viewCardPage.next !== undefined,
     limit: limits.cards,
     count: viewCardList.length,
-    ...(viewCardList.length === limits.cards && limits.cards > 0 ? { next_cursor: oldestCard } : {}),
+    ...(viewCardPage.next !== undefined ? { next_cursor: viewCardPage.next } : {}),
   };
   const notes = tail(ref.notes_doc, limits.notes, args.notes_cursor);
   const trace = tail(ref.trace_doc, limits.trace, args.trace_cursor);
@@ -425,6 +454,27 @@ function setBaseline(ctx: CommandContext, target: string, seq: number): void {
 
 const deltaSection = z.object({ count: z.number(), items: z.array(z.record(z.string(), z.unknown())), truncated: z.boolean() });
 
+/**
+ * A snapshot's delta survives even the capsule-only forms (its baseline has already moved on): in full
+ * with the capsule, then as counts with the compact capsule.
+ */
+const SNAPSHOT_BUDGET = {
+  ...RESUME_BUDGET,
+  stubs: (original: Record<string, unknown>) => {
+    const capsule = original.capsule as ReturnType<typeof buildCapsule>;
+    const delta = original.delta as Record<string, unknown> | undefined;
+    if (delta === undefined) return RESUME_BUDGET.stubs(original);
+    const counts = Object.fromEntries(
+      ["notes", "cards", "decisions", "evidence"].map((key) => [key, (delta[key] as { count: number } | undefined)?.count ?? 0]),
+    );
+    return [
+      { capsule, delta, degradation: { truncated_fields: ["*"] } },
+      { capsule: compactCapsule(capsule), delta: { since_seq: delta.since_seq, until_seq: delta.until_seq, counts } },
+      { capsule: compactCapsule(capsule) },
+    ];
+  },
+};
+
 export const tasksSnapshot = defineCommand({
   name: "tasks.snapshot",
   tool: "tasks_snapshot",
@@ -440,17 +490,18 @@ export const tasksSnapshot = defineCommand({
     ...resumeOutput,
     delta: z
       .object({
-        mode: z.literal("since_last"),
+        mode: z.literal("since_last").optional(),
         since_seq: z.number().nullable(),
         until_seq: z.number(),
-        notes: deltaSection,
-        cards: deltaSection,
-        decisions: deltaSection,
-        evidence: deltaSection,
+        notes: deltaSection.optional(),
+        cards: deltaSection.optional(),
+        decisions: deltaSection.optional(),
+        evidence: deltaSection.optional(),
+        counts: z.record(z.string(), z.number()).optional().describe("Only in a budget-cut answer: how many items each section had."),
       })
       .optional(),
   },
-  budget: RESUME_BUDGET,
+  budget: SNAPSHOT_BUDGET,
   handler: (ctx, args) => {
     const view = resumeView(ctx, args, "tasks_snapshot", "smart");
     if (!args.delta) return view;

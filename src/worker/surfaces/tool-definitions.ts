@@ -23,6 +23,12 @@ export interface ToolDefinition {
   };
 }
 
+/** What every read answer keeps however small its budget: the budget report. */
+const budgetStubSchema = z
+  .object({ budget: z.object({ max_chars: z.number(), used_chars: z.number(), truncated: z.literal(true) }).loose() })
+  .loose()
+  .describe("An answer cut down to fit its budget: see budget and warnings.");
+
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> & { type: "object" } {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
     io,
@@ -39,7 +45,11 @@ export function toolDefinition(command: Command): ToolDefinition {
     description: command.description,
     inputSchema: jsonSchema(command.input, "input"),
     // Error results carry `{error}` as structured content; strict clients validate them against this too.
-    outputSchema: jsonSchema(z.union([command.output, errorResultSchema]), "output"),
+    // A read cut down by its budget (a stub, or the minimal signal) may lack fields but always has `budget`.
+    outputSchema: jsonSchema(
+      z.union(read ? [command.output, budgetStubSchema, errorResultSchema] : [command.output, errorResultSchema]),
+      "output",
+    ),
     annotations: {
       title: command.title,
       readOnlyHint: read,
