@@ -10,15 +10,16 @@ import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import type { Warning } from "../../shared/result";
 import { findBranch, sourcesOf } from "../branches/branches.store";
-import { edgesBetween, queryPage } from "../graph/graph.store";
+import { edgesBetween, queryPage, type VersionRow } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
 import { CLOSED_STATUSES } from "../think/engine";
 import { emitEvent } from "./ingest";
 import { reasoningRef } from "./targets";
 import type { EntityRow, StepRow } from "./tasks.store";
 
-/** Step cards read for the check at most. */
+/** Step cards read for the check at most, and pages read to find them (each examines a bounded slice). */
 const MAX_STEP_CARDS = 200;
+const MAX_STEP_PAGES = 20;
 const CLOSED: ReadonlySet<string> = new Set(CLOSED_STATUSES);
 
 export const overrideSchema = z
@@ -34,7 +35,19 @@ export function strictGaps(ctx: CommandContext, task: EntityRow, step: StepRow):
   if (branch === undefined) return ["hypothesis_with_test", "counter_argument"];
   const sources = sourcesOf(ctx.db, branch);
   const tag = `step:${step.id.toLowerCase()}`;
-  const cards = queryPage(ctx.db, ref.graph_doc, sources, { limit: MAX_STEP_CARDS, where: queryWhere({ tags_any: [tag] }) }).rows;
+  // Page past the examination bound of a crowded graph doc, up to MAX_STEP_PAGES pages.
+  const cards: VersionRow[] = [];
+  let before: number | undefined;
+  for (let page = 0; page < MAX_STEP_PAGES && cards.length < MAX_STEP_CARDS; page++) {
+    const found = queryPage(ctx.db, ref.graph_doc, sources, {
+      before,
+      limit: MAX_STEP_CARDS - cards.length,
+      where: queryWhere({ tags_any: [tag] }),
+    });
+    cards.push(...found.rows);
+    if (!found.has_more) break;
+    before = found.next_before ?? found.rows[found.rows.length - 1]?.seq;
+  }
   const byId = new Map(cards.map((row) => [row.key, row]));
   const edges = cards.length === 0 ? [] : edgesBetween(ctx.db, sources, ref.graph_doc, [...byId.keys()], MAX_STEP_CARDS * 2).rows;
   const hypotheses = cards.filter(
