@@ -35,7 +35,7 @@ import { liveLease } from "./leases.store";
 import { firstOpenStep, reasoningRef, resolveTarget } from "./targets";
 import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, type TaskEvent, targetFields } from "./tasks.schema";
 import { type EntityRow, focusOf, orderedSteps, type StepRow, tasksOfPlan, toEntity, toStep } from "./tasks.store";
-import { radarView } from "./views.commands";
+import { radarSchema, radarView } from "./views.commands";
 
 export const VIEWS = ["focus_only", "smart", "explore", "audit", "full"] as const;
 type View = (typeof VIEWS)[number];
@@ -95,13 +95,7 @@ export const resumeOutput = {
   focus: z.string().nullable(),
   target: entitySchema,
   reasoning_ref: reasoningRefSchema,
-  radar: z.object({
-    now: z.string(),
-    why: z.string(),
-    verify: z.array(z.string()),
-    next: z.array(z.string()),
-    blockers: z.array(z.string()),
-  }),
+  radar: radarSchema,
   step_focus: z.object({ step: stepSchema, lease: z.object({ holder: z.string(), expires_tick: z.number() }).optional() }).nullable(),
   steps: z.array(z.object({ id: z.string(), path: z.string(), title: z.string(), completed: z.boolean(), blocked: z.boolean() })),
   timeline: z.object({ events: z.array(eventSchema) }),

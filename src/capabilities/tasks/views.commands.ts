@@ -116,6 +116,15 @@ export function radarView(ctx: CommandContext, entity: EntityRow) {
   };
 }
 
+/** The radar lines of a plan or task (also part of the resume views). */
+export const radarSchema = z.object({
+  now: z.string(),
+  why: z.string(),
+  verify: z.array(z.string()),
+  next: z.array(z.string()),
+  blockers: z.array(z.string()),
+});
+
 export const tasksRadar = defineCommand({
   name: "tasks.radar",
   tool: "tasks_radar",
@@ -129,13 +138,7 @@ export const tasksRadar = defineCommand({
     focus: z.string().nullable(),
     target: entitySchema,
     reasoning_ref: reasoningRefSchema,
-    radar: z.object({
-      now: z.string(),
-      why: z.string(),
-      verify: z.array(z.string()),
-      next: z.array(z.string()),
-      blockers: z.array(z.string()),
-    }),
+    radar: radarSchema,
     steps: z
       .object({
         total: z.number(),

@@ -256,6 +256,15 @@ const readScopeFields = {
   all_lanes: z.boolean().default(false).describe("Show every agent's lane, not only shared + yours (the audit view)."),
 };
 
+/** A page of cards (think_query, think_pins). */
+const CARD_PAGE_OUTPUT = {
+  branch: z.string(),
+  graph_doc: z.string(),
+  cards: z.array(cardSchema),
+  pagination: paginationSchema,
+  truncated: z.boolean(),
+};
+
 const CARD_BUDGET = {
   lists: ["cards"],
   keep: GRAPH_KEEP.concat(["lane"]),
@@ -328,7 +337,7 @@ export const thinkQuery = defineCommand({
     limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(50),
     cursor: z.number().int().positive().optional(),
   },
-  output: { branch: z.string(), graph_doc: z.string(), cards: z.array(cardSchema), pagination: paginationSchema, truncated: z.boolean() },
+  output: CARD_PAGE_OUTPUT,
   budget: CARD_BUDGET,
   handler: (ctx, args) => {
     const scope = thinkScope(ctx, args, "read");
@@ -448,7 +457,7 @@ export const thinkPins = defineCommand({
     limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(50),
     cursor: z.number().int().positive().optional(),
   },
-  output: { branch: z.string(), graph_doc: z.string(), cards: z.array(cardSchema), pagination: paginationSchema, truncated: z.boolean() },
+  output: CARD_PAGE_OUTPUT,
   budget: CARD_BUDGET,
   handler: (ctx, args) => {
     const scope = thinkScope(ctx, args, "read");
