@@ -256,3 +256,10 @@ export function notesPage(
   });
   return mergedPage(db, scans, { ...window, order: "newest" });
 }
+
+/** Whether the branch's doc already holds the entry ingested from this event (task trace ingestion). */
+export function hasEventEntry(db: Db, branchId: string, doc: string, eventId: string): boolean {
+  return (
+    db.one("SELECT 1 AS one FROM doc_entries WHERE branch_id = ? AND doc = ? AND source_event_id = ?", branchId, doc, eventId) !== undefined
+  );
+}

@@ -12,7 +12,7 @@ import { requireLeaseFree } from "./leases.store";
 import { isPlaceholder, proofSummary, type Receipt, receiptOf, weakProofWarnings } from "./proof";
 import { resolveStep, resolveTask } from "./targets";
 import { CHECKPOINTS, type Checkpoint, eventSchema, MAX_STEP_ITEM_CHARS, stepSelectorFields, targetFields } from "./tasks.schema";
-import { findStep, updateEntity } from "./tasks.store";
+import { findStep, insertProofs, updateEntity } from "./tasks.store";
 
 /** Items (check lines + artifacts) in one call, and the size of one artifact (the original's limits). */
 export const MAX_EVIDENCE_ITEMS = 20;
@@ -125,21 +125,13 @@ export const tasksEvidenceCapture = defineCommand({
       payload: { ...(step ? { step_id: step.id } : {}), checkpoints, checks: checks.length, artifacts: artifacts.length, receipts },
       summary: `${items.length} item(s) for ${checkpoints.join(", ")}`,
     });
-    for (const checkpoint of checkpoints) {
-      for (const item of items) {
-        ctx.db.run(
-          "INSERT INTO task_proofs (task_id, step_id, checkpoint, kind, receipt, body_json, event_id, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-          task.id,
-          step?.id ?? null,
-          checkpoint,
-          item.kind,
-          item.receipt,
-          JSON.stringify(item.body),
-          event.event_id,
-          ctx.nowMs,
-        );
-      }
-    }
+    insertProofs(
+      ctx,
+      task.id,
+      step?.id ?? null,
+      event.event_id,
+      checkpoints.flatMap((checkpoint) => items.map((item) => ({ checkpoint, kind: item.kind, receipt: item.receipt, body: item.body }))),
+    );
     if (step) {
       const fresh = findStep(ctx.db, task.id, { id: step.id });
       if (fresh) for (const warning of weakProofWarnings(fresh, proofSummary(ctx.db, fresh))) ctx.warn(warning);

@@ -11,7 +11,7 @@
 import type { CommandContext } from "../../commands/context";
 import type { Branch } from "../branches/branches.store";
 import { sourcesOf } from "../branches/branches.store";
-import { appendEntry } from "../docs/docs.store";
+import { appendEntry, hasEventEntry } from "../docs/docs.store";
 import { edgeKey } from "../graph/graph.schema";
 import { edgesTouching, fieldsOf, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
 import { sameState } from "../graph/merge";
@@ -53,13 +53,7 @@ export function emitEvent(ctx: CommandContext, entity: EntityRow, event: NewTask
 export function ingestEvent(ctx: CommandContext, event: TaskEvent, summary: string): boolean {
   const branch = canonicalBranch(ctx, event.task);
   const doc = reasoningRef(event.task).trace_doc;
-  const present = ctx.db.one(
-    "SELECT 1 AS one FROM doc_entries WHERE branch_id = ? AND doc = ? AND source_event_id = ?",
-    branch.id,
-    doc,
-    event.event_id,
-  );
-  if (present) return false;
+  if (hasEventEntry(ctx.db, branch.id, doc, event.event_id)) return false;
   appendEntry(ctx, {
     branch,
     doc,

@@ -26,7 +26,17 @@ import {
   targetFields,
   titleSchema,
 } from "./tasks.schema";
-import { type EntityRow, findEntity, focusOf, orderedSteps, requireEntity, setFocus, toEntity, toStep } from "./tasks.store";
+import {
+  type EntityRow,
+  findEntity,
+  findPlanByTitle,
+  focusOf,
+  orderedSteps,
+  requireEntity,
+  setFocus,
+  toEntity,
+  toStep,
+} from "./tasks.store";
 import { checklistContract, findTemplate, type PlanTemplate, type TaskTemplate, TEMPLATES } from "./templates";
 
 /** The plan macro_start files a task under when nothing else says which. */
@@ -43,11 +53,6 @@ function taskTemplate(id: string): TaskTemplate {
     });
   }
   return template;
-}
-
-function planByTitle(ctx: CommandContext, title: string): EntityRow | undefined {
-  const row = ctx.db.one<{ id: string }>("SELECT id FROM tasks WHERE kind = 'plan' AND title = ? ORDER BY length(id), id LIMIT 1", title);
-  return row === undefined ? undefined : findEntity(ctx.db, row.id);
 }
 
 /** explicit plan (an id, or a title: found or created) → focused plan → focused task's plan → "Inbox". */
@@ -85,7 +90,7 @@ function planFor(
   const fromFocus = focused?.kind === "plan" ? focused : focused?.plan_id ? findEntity(ctx.db, focused.plan_id) : undefined;
   if (fromFocus) return { plan: fromFocus, created: [] as TaskEvent[] };
   const title = args.plan ?? args.plan_title ?? INBOX_TITLE;
-  const existing = planByTitle(ctx, title);
+  const existing = findPlanByTitle(ctx.db, title);
   if (existing) return { plan: existing, created: [] as TaskEvent[] };
   const template = args.plan_template === undefined ? undefined : findTemplate(args.plan_template);
   const contract = template === undefined ? undefined : checklistContract(template as PlanTemplate);

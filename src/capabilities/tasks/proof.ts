@@ -15,7 +15,7 @@ import { fail } from "../../shared/errors";
 import type { Warning } from "../../shared/result";
 import type { Db } from "../../workspace/db";
 import { CHECKPOINTS, type Checkpoint, PROOF_CHECKPOINTS, type ProofCheckpoint } from "./tasks.schema";
-import type { StepRow } from "./tasks.store";
+import { proofCounts, type StepRow } from "./tasks.store";
 
 export type Receipt = "CMD" | "LINK";
 
@@ -49,11 +49,7 @@ export type ProofSummary = Record<Checkpoint, { proofs: number; receipts: Set<Re
 
 export function proofSummary(db: Db, step: StepRow): ProofSummary {
   const summary = Object.fromEntries(CHECKPOINTS.map((name) => [name, { proofs: 0, receipts: new Set<Receipt>() }])) as ProofSummary;
-  const rows = db.all<{ checkpoint: Checkpoint; receipt: Receipt | null; n: number }>(
-    "SELECT checkpoint, receipt, COUNT(*) AS n FROM task_proofs WHERE task_id = ? AND step_id = ? GROUP BY checkpoint, receipt",
-    step.task_id,
-    step.id,
-  );
+  const rows = proofCounts(db, step) as { checkpoint: Checkpoint; receipt: Receipt | null; n: number }[];
   for (const row of rows) {
     summary[row.checkpoint].proofs += row.n;
     if (row.receipt !== null) summary[row.checkpoint].receipts.add(row.receipt);

@@ -32,8 +32,10 @@ import { engineOver } from "../think/engine.slice";
 import { cardSchema, toCard } from "../think/think.commands";
 import { buildCapsule, compactCapsule } from "./capsule";
 import { liveLease } from "./leases.store";
+import { baselineOf, setBaseline } from "./snapshots.store";
 import { firstOpenStep, reasoningRef, resolveTarget } from "./targets";
-import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, type TaskEvent, targetFields } from "./tasks.schema";
+import { latestEvents } from "./task-events.store";
+import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, targetFields } from "./tasks.schema";
 import { type EntityRow, focusOf, orderedSteps, type StepRow, tasksOfPlan, toEntity, toStep } from "./tasks.store";
 import { radarSchema, radarView } from "./views.commands";
 
@@ -171,32 +173,6 @@ function truncatedFields(trimmed: Record<string, unknown>, original: Record<stri
   };
   // A list counts as truncated when items were dropped or lost their bodies.
   return RESUME_BUDGET.lists.filter((path) => JSON.stringify(at(trimmed, path)) !== JSON.stringify(at(original, path)));
-}
-
-function eventsOf(ctx: CommandContext, id: string, limit: number): TaskEvent[] {
-  if (limit === 0) return [];
-  const rows = ctx.db.all<{
-    tick: number;
-    event_id: string;
-    ts_ms: number;
-    type: string;
-    task_id: string;
-    path: string | null;
-    payload_json: string | null;
-  }>(
-    `SELECT tick, event_id, ts_ms, type, task_id, path, payload_json FROM journal INDEXED BY journal_by_task
-     WHERE task_id = ? ORDER BY tick DESC LIMIT ${Math.trunc(limit)}`,
-    id,
-  );
-  return rows.reverse().map((row) => ({
-    event_id: row.event_id,
-    tick: row.tick,
-    ts_ms: row.ts_ms,
-    type: row.type,
-    task: row.task_id,
-    ...(row.path !== null ? { path: row.path } : {}),
-    payload: row.payload_json === null ? {} : (JSON.parse(row.payload_json) as Record<string, unknown>),
-  }));
 }
 
 interface CardPage {
@@ -385,7 +361,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
       completed: step.completed === 1,
       blocked: step.blocked === 1,
     })),
-    timeline: { events: eventsOf(ctx, entity.id, limits.events) },
+    timeline: { events: latestEvents(ctx.db, entity.id, limits.events) },
     signals: {
       blockers,
       decisions,
@@ -425,26 +401,6 @@ export const tasksResumeSuper = defineCommand({
 
 /** Items per delta section. */
 const DELTA_LIMIT = 10;
-
-function baselineOf(ctx: CommandContext, target: string): number | undefined {
-  return ctx.db.one<{ seq: number }>(
-    "SELECT seq FROM snapshot_baselines WHERE agent_id = ? AND target_id = ?",
-    ctx.principal.agent_id,
-    target,
-  )?.seq;
-}
-
-/** One statement: the caller's baseline for `target` moves to `seq` (bookkeeping; no tick, no journal row). */
-function setBaseline(ctx: CommandContext, target: string, seq: number): void {
-  ctx.db.run(
-    `INSERT INTO snapshot_baselines (agent_id, target_id, seq, updated_at_ms) VALUES (?, ?, ?, ?)
-     ON CONFLICT (agent_id, target_id) DO UPDATE SET seq = excluded.seq, updated_at_ms = excluded.updated_at_ms`,
-    ctx.principal.agent_id,
-    target,
-    seq,
-    ctx.nowMs,
-  );
-}
 
 const deltaSection = z.object({ count: z.number(), items: z.array(z.record(z.string(), z.unknown())), truncated: z.boolean() });
 

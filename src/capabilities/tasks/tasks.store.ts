@@ -477,3 +477,45 @@ export function setFocus(ctx: CommandContext, targetId: string): void {
 export function clearFocus(ctx: CommandContext): void {
   ctx.db.run("DELETE FROM focus WHERE agent_id = ?", ctx.principal.agent_id);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Proofs
+
+export interface ProofRow {
+  checkpoint: string;
+  kind: "check" | "artifact";
+  receipt: "CMD" | "LINK" | null;
+  body: unknown;
+}
+
+/** Proof rows of one evidence capture (one per checkpoint and item). */
+export function insertProofs(ctx: CommandContext, taskId: string, stepId: string | null, eventId: string, rows: ProofRow[]): void {
+  for (const row of rows) {
+    ctx.db.run(
+      "INSERT INTO task_proofs (task_id, step_id, checkpoint, kind, receipt, body_json, event_id, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      taskId,
+      stepId,
+      row.checkpoint,
+      row.kind,
+      row.receipt,
+      JSON.stringify(row.body),
+      eventId,
+      ctx.nowMs,
+    );
+  }
+}
+
+/** Proof rows of a step per checkpoint and receipt. */
+export function proofCounts(db: Db, step: StepRow): { checkpoint: string; receipt: "CMD" | "LINK" | null; n: number }[] {
+  return db.all<{ checkpoint: string; receipt: "CMD" | "LINK" | null; n: number }>(
+    "SELECT checkpoint, receipt, COUNT(*) AS n FROM task_proofs WHERE task_id = ? AND step_id = ? GROUP BY checkpoint, receipt",
+    step.task_id,
+    step.id,
+  );
+}
+
+/** The first plan (in id order) with exactly this title. */
+export function findPlanByTitle(db: Db, title: string): EntityRow | undefined {
+  const row = db.one<{ id: string }>("SELECT id FROM tasks WHERE kind = 'plan' AND title = ? ORDER BY length(id), id LIMIT 1", title);
+  return row === undefined ? undefined : findEntity(db, row.id);
+}

@@ -11,16 +11,8 @@ import { pagination, paginationSchema, repairPagination } from "../docs/paging";
 import { ACTIVE_LIMIT } from "./lint.rules";
 import { missingCheckpoints, proofSummary } from "./proof";
 import { explicitTarget, firstOpenStep, reasoningRef, resolveTarget } from "./targets";
-import {
-  entitySchema,
-  eventSchema,
-  reasoningRefSchema,
-  stepSchema,
-  TASK_STATUSES,
-  type TaskEvent,
-  targetFields,
-  targetSchema,
-} from "./tasks.schema";
+import { eventsAfter } from "./task-events.store";
+import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, TASK_STATUSES, targetFields, targetSchema } from "./tasks.schema";
 import {
   countEntities,
   type EntityRow,
@@ -309,35 +301,13 @@ export const tasksDelta = defineCommand({
   },
   handler: (ctx, args) => {
     const target = explicitTarget({ target: args.target });
-    const rows = ctx.db.all<{
-      tick: number;
-      event_id: string;
-      ts_ms: number;
-      type: string;
-      task_id: string;
-      path: string | null;
-      payload_json: string | null;
-    }>(
-      `SELECT tick, event_id, ts_ms, type, task_id, path, payload_json FROM journal INDEXED BY ${target ? "journal_by_task" : "journal_task_events"}
-       WHERE tick > ? AND type IS NOT NULL${target ? " AND task_id = ?" : ""} ORDER BY tick LIMIT ${args.limit + 1}`,
-      args.since,
-      ...(target ? [target] : []),
-    );
-    const shown = rows.slice(0, args.limit);
-    const events: TaskEvent[] = shown.map((row) => ({
-      event_id: row.event_id,
-      tick: row.tick,
-      ts_ms: row.ts_ms,
-      type: row.type,
-      task: row.task_id,
-      ...(row.path !== null ? { path: row.path } : {}),
-      payload: row.payload_json === null ? {} : (JSON.parse(row.payload_json) as Record<string, unknown>),
-    }));
-    const last = shown[shown.length - 1];
+    const rows = eventsAfter(ctx.db, args.since, args.limit + 1, target);
+    const events = rows.slice(0, args.limit);
+    const last = events[events.length - 1];
     return {
       since: args.since,
       events,
-      pagination: pagination(args.since, rows.length > args.limit, last?.tick, args.limit, shown.length),
+      pagination: pagination(args.since, rows.length > args.limit, last?.tick, args.limit, events.length),
     };
   },
 });
