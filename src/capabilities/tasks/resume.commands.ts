@@ -25,8 +25,8 @@ import { paginationSchema } from "../docs/paging";
 import { GRAPH_KEEP } from "../graph/graph.schema";
 import { queryPage, type Where } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
+import { ANY, allOf, BLOCKERS, newerThan, OPEN, ofType } from "../think/card-filters.store";
 import { cardWhere } from "../think/cards";
-import { CLOSED_STATUSES } from "../think/engine";
 import { engineSchema } from "../think/engine.schema";
 import { engineOver } from "../think/engine.slice";
 import { cardSchema, toCard } from "../think/think.commands";
@@ -206,16 +206,6 @@ function cards(ctx: CommandContext, branch: Branch, doc: string, extra: Where, l
   return cardPage(ctx, branch, doc, extra, limit, allLanes).cards;
 }
 
-function and(...parts: Where[]): Where {
-  return { sql: parts.map((part) => part.sql).join(""), params: parts.flatMap((part) => part.params) };
-}
-
-const NONE: Where = { sql: "", params: [] };
-const OPEN: Where = {
-  sql: " AND (v.status IS NULL OR v.status NOT IN (SELECT value FROM json_each(?)))",
-  params: [JSON.stringify(CLOSED_STATUSES)],
-};
-
 /**
  * Cards of the view: step-scoped (and pinned) first, then the rest the view admits, without repeats.
  * With a cursor (a later page), simply the cards the view admits below it, newest first.
@@ -230,8 +220,8 @@ function viewCards(
   cursor?: number,
 ): CardPage {
   const allLanes = view === "audit";
-  const archive = view === "explore" || view === "full" ? NONE : OPEN;
-  const scopedWhere = stepTag ? and(queryWhere({ tags_any: [stepTag] }), archive) : undefined;
+  const archive = view === "explore" || view === "full" ? ANY : OPEN;
+  const scopedWhere = stepTag ? allOf(queryWhere({ tags_any: [stepTag] }), archive) : undefined;
   if (view === "focus_only") return scopedWhere ? cardPage(ctx, branch, doc, scopedWhere, limit, allLanes, cursor) : { cards: [] };
   // The cursor pages the newest-first list of the cards the view admits; step-scoped and pinned cards
   // lead the first page only.
@@ -293,9 +283,9 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const tail = (doc: string, limit: number, cursor: number | undefined) =>
     branch === undefined || limit === 0 ? emptyTail(limit) : readTail(ctx, branch, doc, cursor, limit);
   const signal = (where: Where) => (branch === undefined ? [] : cards(ctx, branch, ref.graph_doc, where, limits.signals, allLanes));
-  const blockers = signal({ sql: " AND (v.status = 'blocked' OR (v.node_type = 'question' AND v.status = 'open'))", params: [] });
-  const decisions = signal(and({ sql: " AND v.node_type = 'decision'", params: [] }, view === "explore" || view === "full" ? NONE : OPEN));
-  const evidence = signal({ sql: " AND v.node_type = 'evidence'", params: [] });
+  const blockers = signal(BLOCKERS);
+  const decisions = signal(allOf(ofType("decision"), view === "explore" || view === "full" ? ANY : OPEN));
+  const evidence = signal(ofType("evidence"));
   const radar = radarView(ctx, entity);
   const viewCardPage: CardPage =
     branch === undefined ? { cards: [] } : viewCards(ctx, branch, ref.graph_doc, view, stepTag, limits.cards, args.cards_cursor);
@@ -476,7 +466,7 @@ export const tasksSnapshot = defineCommand({
         },
       };
     }
-    const newer: Where = { sql: " AND v.seq > ?", params: [since] };
+    const newer = newerThan(since);
     const section = <T>(items: T[]) => ({
       count: Math.min(items.length, DELTA_LIMIT),
       items: items.slice(0, DELTA_LIMIT) as Record<string, unknown>[],

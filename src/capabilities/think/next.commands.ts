@@ -16,8 +16,9 @@ import { GRAPH_KEEP } from "../graph/graph.schema";
 import { queryPage } from "../graph/graph.store";
 import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
+import { allOf, OPEN, ofType } from "./card-filters.store";
 import { cardWhere } from "./cards";
-import { CLOSED_STATUSES, type EngineAction, type EngineResult } from "./engine";
+import type { EngineAction, EngineResult } from "./engine";
 import { engineSchema } from "./engine.schema";
 import { engineOver } from "./engine.slice";
 import { findPlaybook, PLAYBOOKS } from "./playbooks";
@@ -61,13 +62,7 @@ function frontierOf(ctx: CommandContext, scope: Scope, perType: number, allLanes
   const lanes = cardWhere(ctx, allLanes);
   const sources = sourcesOf(ctx.db, scope.branch);
   const group = (type: string) =>
-    queryPage(ctx.db, scope.graphDoc, sources, {
-      limit: perType,
-      where: {
-        sql: `${lanes.sql} AND v.node_type = ? AND (v.status IS NULL OR v.status NOT IN (SELECT value FROM json_each(?)))`,
-        params: [...lanes.params, type, JSON.stringify(CLOSED_STATUSES)],
-      },
-    }).rows.map(toCard);
+    queryPage(ctx.db, scope.graphDoc, sources, { limit: perType, where: allOf(lanes, ofType(type), OPEN) }).rows.map(toCard);
   return { questions: group("question"), hypotheses: group("hypothesis"), tests: group("test"), decisions: group("decision") };
 }
 
@@ -86,7 +81,7 @@ function engineFor(
   const sources = sourcesOf(ctx.db, scope.branch);
   const evidence = queryPage(ctx.db, scope.graphDoc, sources, {
     limit: DEFAULT_PER_TYPE * 4,
-    where: { sql: `${lanes.sql} AND v.node_type = 'evidence'`, params: lanes.params },
+    where: allOf(lanes, ofType("evidence")),
   }).rows.map(toCard);
   const entries = trace ?? readTail(ctx, scope.branch, scope.traceDoc, undefined, ENGINE_TRACE).entries;
   return engineOver(ctx, sources, scope.graphDoc, [...allCards(frontier), ...evidence], entries, {

@@ -18,6 +18,7 @@ import { GRAPH_KEEP } from "../graph/graph.schema";
 import { queryPage, type Where } from "../graph/graph.store";
 import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
+import { ANY, BLOCKERS, ofType } from "./card-filters.store";
 import { cardWhere } from "./cards";
 import { engineSchema } from "./engine.schema";
 import { engineOver } from "./engine.slice";
@@ -26,7 +27,7 @@ import { cardSchema, toCard } from "./think.commands";
 /** Seed 001 defaults. */
 const DEFAULTS = { notes: 20, trace: 50, cards: 30, signals: 5 } as const;
 /** Card statuses that no longer block anything. */
-const OPEN_STATUS = "open";
+const _OPEN_STATUS = "open";
 
 const limit = (fallback: number) => z.number().int().min(0).max(MAX_LIST_LIMIT).default(fallback);
 
@@ -40,10 +41,7 @@ function cardsOf(ctx: CommandContext, branch: Branch, graphDoc: string, extra: W
   return page.rows.map(toCard);
 }
 
-const NONE: Where = { sql: "", params: [] };
-const byType = (type: string): Where => ({ sql: " AND v.node_type = ?", params: [type] });
 /** Blockers: cards marked blocked, and questions still open. */
-const BLOCKERS: Where = { sql: " AND (v.status = 'blocked' OR (v.node_type = 'question' AND v.status = ?))", params: [OPEN_STATUS] };
 
 const tailSchema = z.object({ entries: z.array(entrySchema), pagination: paginationSchema });
 
@@ -161,9 +159,9 @@ export const contextPack = defineCommand({
       args.trace_limit === 0
         ? { entries: [], pagination: { cursor: null, has_more: false, limit: 0, count: 0 } }
         : readTail(ctx, scope.branch, docs.trace, undefined, args.trace_limit);
-    const cards = cardsOf(ctx, scope.branch, docs.graph, NONE, args.limit_cards, args.all_lanes);
-    const decisions = cardsOf(ctx, scope.branch, docs.graph, byType("decision"), args.decisions_limit, args.all_lanes);
-    const evidence = cardsOf(ctx, scope.branch, docs.graph, byType("evidence"), args.evidence_limit, args.all_lanes);
+    const cards = cardsOf(ctx, scope.branch, docs.graph, ANY, args.limit_cards, args.all_lanes);
+    const decisions = cardsOf(ctx, scope.branch, docs.graph, ofType("decision"), args.decisions_limit, args.all_lanes);
+    const evidence = cardsOf(ctx, scope.branch, docs.graph, ofType("evidence"), args.evidence_limit, args.all_lanes);
     const blockers = cardsOf(ctx, scope.branch, docs.graph, BLOCKERS, args.blockers_limit, args.all_lanes);
     const engineScope =
       scope.target !== undefined ? { target: scope.target } : { branch: scope.branch.name, trace_doc: docs.trace, graph_doc: docs.graph };
@@ -209,7 +207,7 @@ function bridgeToCheckout(ctx: CommandContext, allLanes: boolean) {
   const has = {
     notes: readTail(ctx, checkout, docs.notes, undefined, 1).entries.length > 0,
     trace: readTail(ctx, checkout, docs.trace, undefined, 1).entries.length > 0,
-    cards: cardsOf(ctx, checkout, docs.graph, NONE, 1, allLanes).length > 0,
+    cards: cardsOf(ctx, checkout, docs.graph, ANY, 1, allLanes).length > 0,
   };
   return has.notes || has.trace || has.cards ? { checkout: checkout.name, docs, has } : undefined;
 }
@@ -253,7 +251,7 @@ export const thinkPack = defineCommand({
         fields: ["target", "graph_doc"],
       });
     const graphDoc = scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph;
-    const cards = cardsOf(ctx, scope.branch, graphDoc, NONE, args.limit_cards, args.all_lanes).map((card) => ({
+    const cards = cardsOf(ctx, scope.branch, graphDoc, ANY, args.limit_cards, args.all_lanes).map((card) => ({
       id: card.id,
       type: card.type,
       ...(card.title !== undefined ? { title: card.title } : card.text !== undefined ? { title: card.text.slice(0, 120) } : {}),
