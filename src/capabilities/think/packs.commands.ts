@@ -26,8 +26,6 @@ import { cardSchema, toCard } from "./think.commands";
 
 /** Seed 001 defaults. */
 const DEFAULTS = { notes: 20, trace: 50, cards: 30, signals: 5 } as const;
-/** Card statuses that no longer block anything. */
-const _OPEN_STATUS = "open";
 
 const limit = (fallback: number) => z.number().int().min(0).max(MAX_LIST_LIMIT).default(fallback);
 
