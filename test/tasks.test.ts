@@ -522,6 +522,14 @@ describe("tasks: strict reasoning", () => {
     await ok("think_add_hypothesis", { workspace, target: task.id, id: "H", title: "LRU is enough" });
     await ok("think_add_test", { workspace, target: task.id, id: "T", title: "Hit rate over 90%", supports: ["H"] });
     expect((await failure("tasks_close_step", { workspace, task: task.id, path: "s:0" })).details?.missing).toEqual(["counter_argument"]);
+    // Blocking evidence is not a counter-argument, and neither is another agent's draft.
+    await ok("think_add_evidence", { workspace, target: task.id, id: "EV", title: "a benchmark", blocks: ["H"] });
+    await ok(
+      "think_add_hypothesis",
+      { workspace, target: task.id, id: "BOB-C", title: "bob's doubt", blocks: ["H"], tags: ["counter"], lane: "agent" },
+      await as("bob"),
+    );
+    expect((await failure("tasks_close_step", { workspace, task: task.id, path: "s:0" })).details?.missing).toEqual(["counter_argument"]);
     await ok("think_add_hypothesis", {
       workspace,
       target: task.id,

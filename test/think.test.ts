@@ -89,6 +89,10 @@ describe("think: cards", () => {
     expect(onTask).toMatchObject({ branch: "task/TASK-001", trace_doc: "TASK-001-trace", graph_doc: "TASK-001-graph" });
     const card = (await ok("think_query", { workspace, target: task.id, ids: ["H1"] })).cards[0];
     expect(card.tags).toEqual([`step:${task.steps[0].id.toLowerCase()}`]);
+    await ok("think_add_question", { workspace, target: task.id, id: "Q", title: "Which index?" });
+    await ok("think_subgoal_open", { workspace, target: task.id, parent: "Q", id: "SG", title: "Try a partial index" });
+    const subgoal = (await ok("think_query", { workspace, target: task.id, ids: ["SG"] })).cards[0];
+    expect(subgoal.tags).toEqual([`step:${task.steps[0].id.toLowerCase()}`, "subgoal"]);
     // Without target or branch: the checkout (main), not the focus.
     expect((await ok("think_add_note", { workspace, text: "on main" })).branch).toBe("main");
     expect((await failure("think_card", { workspace, target: task.id, trace_doc: "other", card: "x" })).code).toBe("INVALID_INPUT");

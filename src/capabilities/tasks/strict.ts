@@ -12,6 +12,8 @@ import type { Warning } from "../../shared/result";
 import { findBranch, sourcesOf } from "../branches/branches.store";
 import { edgesBetween, queryPage, type VersionRow } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
+import { allOf } from "../think/card-filters.store";
+import { cardWhere } from "../think/cards";
 import { CLOSED_STATUSES } from "../think/engine";
 import { emitEvent } from "./ingest";
 import { reasoningRef } from "./targets";
@@ -42,7 +44,8 @@ export function strictGaps(ctx: CommandContext, task: EntityRow, step: StepRow):
     const found = queryPage(ctx.db, ref.graph_doc, sources, {
       before,
       limit: MAX_STEP_CARDS - cards.length,
-      where: queryWhere({ tags_any: [tag] }),
+      // Drafts of other agents do not count: the closer's own lane and the shared lane do.
+      where: allOf(queryWhere({ tags_any: [tag] }), cardWhere(ctx, false)),
     });
     cards.push(...found.rows);
     if (!found.has_more) break;
@@ -50,13 +53,28 @@ export function strictGaps(ctx: CommandContext, task: EntityRow, step: StepRow):
   }
   const byId = new Map(cards.map((row) => [row.key, row]));
   const edges = cards.length === 0 ? [] : edgesBetween(ctx.db, sources, ref.graph_doc, [...byId.keys()], MAX_STEP_CARDS * 2).rows;
-  const hypotheses = cards.filter(
-    (row) => row.node_type === "hypothesis" && !CLOSED.has(row.status ?? "open") && !(row.tags_json ?? "").includes('"counter"'),
-  );
+  const active = (row: VersionRow | undefined) => row !== undefined && !CLOSED.has(row.status ?? "open");
+  const isCounter = (row: VersionRow) => (row.tags_json ?? "").includes('"counter"');
+  const hypotheses = cards.filter((row) => row.node_type === "hypothesis" && active(row) && !isCounter(row));
   const tested = hypotheses.filter((h) =>
-    edges.some((e) => e.rel === "supports" && e.to_id === h.key && byId.get(e.from_id ?? "")?.node_type === "test"),
+    edges.some(
+      (e) =>
+        e.rel === "supports" && e.to_id === h.key && byId.get(e.from_id ?? "")?.node_type === "test" && active(byId.get(e.from_id ?? "")),
+    ),
   );
-  const countered = tested.filter((h) => edges.some((e) => e.rel === "blocks" && e.to_id === h.key));
+  // A counter-argument: an active hypothesis (or a card tagged counter) that blocks the hypothesis.
+  const countered = tested.filter((h) =>
+    edges.some((e) => {
+      const from = byId.get(e.from_id ?? "");
+      return (
+        e.rel === "blocks" &&
+        e.to_id === h.key &&
+        from !== undefined &&
+        active(from) &&
+        (from.node_type === "hypothesis" || isCounter(from))
+      );
+    }),
+  );
   const gaps: string[] = [];
   if (tested.length === 0) gaps.push("hypothesis_with_test");
   if (countered.length === 0) gaps.push("counter_argument");

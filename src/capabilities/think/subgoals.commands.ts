@@ -14,7 +14,9 @@ import { appendEntry } from "../docs/docs.store";
 import { edgeKey, nodeIdSchema } from "../graph/graph.schema";
 import { edgesTouching, fieldsOf, isLive, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
 import { reasoningScope } from "../tasks/scope";
+import { firstOpenStep } from "../tasks/targets";
 import { targetSchema } from "../tasks/tasks.schema";
+import { findEntity } from "../tasks/tasks.store";
 import { type CardTarget, cardTarget, requireCard, requireOwnCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
 import { normalizeCard } from "./cards.parse";
 import { CLOSED_STATUSES } from "./engine";
@@ -33,19 +35,23 @@ const scopeFields = {
 function scopeOf(
   ctx: CommandContext,
   args: { target?: unknown; branch?: string | undefined; trace_doc?: string | undefined; graph_doc?: string | undefined },
-): CardTarget {
+): CardTarget & { stepTag?: string } {
   const scope = reasoningScope(ctx, args as Parameters<typeof reasoningScope>[1], "write", { useFocus: false });
   if (scope.ref && (args.trace_doc !== undefined || args.graph_doc !== undefined)) {
     fail("INVALID_INPUT", "With a target, the docs come from its reasoning ref.", "Drop trace_doc and graph_doc, or drop target.", {
       fields: ["target", "trace_doc", "graph_doc"],
     });
   }
-  return cardTarget(
+  const target = cardTarget(
     ctx,
     scope.branch,
     scope.ref?.trace_doc ?? args.trace_doc ?? DEFAULT_DOCS.trace,
     scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph,
   );
+  // Under a task, a subgoal belongs to its step focus like any card written there.
+  const entity = scope.target === undefined ? undefined : findEntity(ctx.db, scope.target);
+  const step = entity?.kind === "task" ? firstOpenStep(ctx.db, entity.id) : undefined;
+  return step ? { ...target, stepTag: `step:${step.id.toLowerCase()}` } : target;
 }
 
 export const thinkSubgoalOpen = defineCommand({
@@ -86,6 +92,7 @@ export const thinkSubgoalOpen = defineCommand({
       }),
       supports: [args.parent],
       blocks: [],
+      extraTags: target.stepTag ? [target.stepTag] : [],
     });
     const traceDoc = `trace-${result.card_id}`.slice(0, 128);
     if (result.inserted) {
