@@ -23,13 +23,12 @@ import { readTail } from "../docs/docs.commands";
 import { ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
 import { paginationSchema } from "../docs/paging";
 import { GRAPH_KEEP } from "../graph/graph.schema";
-import { queryPage, type Where } from "../graph/graph.store";
+import type { Where } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
 import { ANY, allOf, BLOCKERS, newerThan, OPEN, ofType } from "../think/card-filters.store";
-import { cardWhere } from "../think/cards";
+import { type CardPage, cardSchema, visibleCards } from "../think/card-view";
 import { engineSchema } from "../think/engine.schema";
 import { engineOver } from "../think/engine.slice";
-import { cardSchema, toCard } from "../think/think.commands";
 import { buildCapsule, compactCapsule } from "./capsule";
 import { liveLease } from "./leases.store";
 import { baselineOf, setBaseline } from "./snapshots.store";
@@ -175,12 +174,6 @@ function truncatedFields(trimmed: Record<string, unknown>, original: Record<stri
   return RESUME_BUDGET.lists.filter((path) => JSON.stringify(at(trimmed, path)) !== JSON.stringify(at(original, path)));
 }
 
-interface CardPage {
-  cards: ReturnType<typeof toCard>[];
-  /** Where the next page continues (below this seq), when more remain. */
-  next?: number;
-}
-
 function cardPage(
   ctx: CommandContext,
   branch: Branch,
@@ -190,16 +183,7 @@ function cardPage(
   allLanes: boolean,
   before?: number,
 ): CardPage {
-  if (limit === 0) return { cards: [] };
-  const lanes = cardWhere(ctx, allLanes);
-  const page = queryPage(ctx.db, doc, sourcesOf(ctx.db, branch), {
-    before,
-    limit,
-    where: { sql: lanes.sql + extra.sql, params: [...lanes.params, ...extra.params] },
-  });
-  const shown = page.rows.map(toCard);
-  if (!page.has_more) return { cards: shown };
-  return { cards: shown, next: page.next_before ?? shown[shown.length - 1]?.last_seq };
+  return visibleCards(ctx, doc, sourcesOf(ctx.db, branch), extra, { limit, allLanes, before });
 }
 
 function cards(ctx: CommandContext, branch: Branch, doc: string, extra: Where, limit: number, allLanes: boolean) {

@@ -6,10 +6,10 @@
 import type { CommandContext } from "../../commands/context";
 import { checkoutOf, findBranch, type Source, sourcesOf } from "../branches/branches.store";
 import { DEFAULT_DOCS, type Entry } from "../docs/docs.schema";
-import { edgesBetween, queryPage } from "../graph/graph.store";
-import { cardWhere } from "./cards";
+import { edgesBetween } from "../graph/graph.store";
+import { ANY } from "./card-filters.store";
+import { visibleCards } from "./card-view";
 import { type EngineCard, type EngineResult, runEngine } from "./engine";
-import { toCard } from "./think.commands";
 
 /** Edges read between the slice's cards at most. */
 const MAX_SLICE_EDGES = 500;
@@ -77,8 +77,8 @@ export function checkoutEngine(ctx: CommandContext): EngineResult | undefined {
   if (findBranch(ctx.db, "main") === undefined) return undefined;
   const branch = checkoutOf(ctx.db, ctx.principal.agent_id);
   const sources = sourcesOf(ctx.db, branch);
-  const rows = queryPage(ctx.db, DEFAULT_DOCS.graph, sources, { limit: STATUS_CARDS, where: cardWhere(ctx, false) }).rows;
-  if (rows.length === 0) return undefined;
-  const result = engineOver(ctx, sources, DEFAULT_DOCS.graph, rows.map(toCard), [], { signals: 3, actions: 2 });
+  const { cards } = visibleCards(ctx, DEFAULT_DOCS.graph, sources, ANY, { limit: STATUS_CARDS, allLanes: false });
+  if (cards.length === 0) return undefined;
+  const result = engineOver(ctx, sources, DEFAULT_DOCS.graph, cards, [], { signals: 3, actions: 2 });
   return result.signals.length + result.actions.length > 0 ? result : undefined;
 }

@@ -13,16 +13,14 @@ import { type Branch, sourcesOf } from "../branches/branches.store";
 import { readTail } from "../docs/docs.commands";
 import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
 import { GRAPH_KEEP } from "../graph/graph.schema";
-import { queryPage } from "../graph/graph.store";
 import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { allOf, OPEN, ofType } from "./card-filters.store";
-import { cardWhere } from "./cards";
+import { cardSchema, visibleCards } from "./card-view";
 import type { EngineAction, EngineResult } from "./engine";
 import { engineSchema } from "./engine.schema";
 import { engineOver } from "./engine.slice";
 import { findPlaybook, PLAYBOOKS } from "./playbooks";
-import { cardSchema, toCard } from "./think.commands";
 
 /** Candidates per type on the frontier, by default and at most. */
 const DEFAULT_PER_TYPE = 5;
@@ -59,10 +57,8 @@ function scopeOf(ctx: CommandContext, args: { target?: unknown; branch?: string 
 }
 
 function frontierOf(ctx: CommandContext, scope: Scope, perType: number, allLanes: boolean) {
-  const lanes = cardWhere(ctx, allLanes);
   const sources = sourcesOf(ctx.db, scope.branch);
-  const group = (type: string) =>
-    queryPage(ctx.db, scope.graphDoc, sources, { limit: perType, where: allOf(lanes, ofType(type), OPEN) }).rows.map(toCard);
+  const group = (type: string) => visibleCards(ctx, scope.graphDoc, sources, allOf(ofType(type), OPEN), { limit: perType, allLanes }).cards;
   return { questions: group("question"), hypotheses: group("hypothesis"), tests: group("test"), decisions: group("decision") };
 }
 
@@ -77,12 +73,8 @@ function engineFor(
   allLanes: boolean,
   trace?: ReturnType<typeof readTail>["entries"],
 ) {
-  const lanes = cardWhere(ctx, allLanes);
   const sources = sourcesOf(ctx.db, scope.branch);
-  const evidence = queryPage(ctx.db, scope.graphDoc, sources, {
-    limit: DEFAULT_PER_TYPE * 4,
-    where: allOf(lanes, ofType("evidence")),
-  }).rows.map(toCard);
+  const evidence = visibleCards(ctx, scope.graphDoc, sources, ofType("evidence"), { limit: DEFAULT_PER_TYPE * 4, allLanes }).cards;
   const entries = trace ?? readTail(ctx, scope.branch, scope.traceDoc, undefined, ENGINE_TRACE).entries;
   return engineOver(ctx, sources, scope.graphDoc, [...allCards(frontier), ...evidence], entries, {
     signals: 10,

@@ -15,14 +15,13 @@ import { readTail } from "../docs/docs.commands";
 import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
 import { paginationSchema } from "../docs/paging";
 import { GRAPH_KEEP } from "../graph/graph.schema";
-import { queryPage, type Where } from "../graph/graph.store";
+import type { Where } from "../graph/graph.store";
 import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { ANY, BLOCKERS, ofType } from "./card-filters.store";
-import { cardWhere } from "./cards";
+import { cardSchema, visibleCards } from "./card-view";
 import { engineSchema } from "./engine.schema";
 import { engineOver } from "./engine.slice";
-import { cardSchema, toCard } from "./think.commands";
 
 /** Seed 001 defaults. */
 const DEFAULTS = { notes: 20, trace: 50, cards: 30, signals: 5 } as const;
@@ -30,13 +29,7 @@ const DEFAULTS = { notes: 20, trace: 50, cards: 30, signals: 5 } as const;
 const limit = (fallback: number) => z.number().int().min(0).max(MAX_LIST_LIMIT).default(fallback);
 
 function cardsOf(ctx: CommandContext, branch: Branch, graphDoc: string, extra: Where, limitCards: number, allLanes: boolean) {
-  if (limitCards === 0) return [];
-  const lanes = cardWhere(ctx, allLanes);
-  const page = queryPage(ctx.db, graphDoc, sourcesOf(ctx.db, branch), {
-    limit: limitCards,
-    where: { sql: lanes.sql + extra.sql, params: [...lanes.params, ...extra.params] },
-  });
-  return page.rows.map(toCard);
+  return visibleCards(ctx, graphDoc, sourcesOf(ctx.db, branch), extra, { limit: limitCards, allLanes }).cards;
 }
 
 /** Blockers: cards marked blocked, and questions still open. */

@@ -13,24 +13,15 @@ import { writeNote } from "../docs/docs.rules";
 import { branchArg, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
 import { pagination, paginationSchema, repairPagination } from "../docs/paging";
 import { GRAPH_KEEP, nodeIdSchema } from "../graph/graph.schema";
-import { queryPage, toNode, type VersionRow } from "../graph/graph.store";
+import { toNode } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
 import { reasoningScope } from "../tasks/scope";
 import { firstOpenStep } from "../tasks/targets";
 import { targetSchema } from "../tasks/tasks.schema";
 import { findEntity } from "../tasks/tasks.store";
-import {
-  type CardTarget,
-  cardTarget,
-  cardWhere,
-  laneOf,
-  linkCards,
-  requireCard,
-  requireOwnCard,
-  requireWritableLane,
-  rewriteCard,
-  writeCard,
-} from "./cards";
+import { ANY } from "./card-filters.store";
+import { type CardPage, cardSchema, visibleCards } from "./card-view";
+import { type CardTarget, cardTarget, linkCards, requireCard, requireOwnCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
 import { CARD_TYPES, type CardInput, CardParseError, isCardType, normalizeCard } from "./cards.parse";
 
 /** Default and ceiling of cards in a context slice (seed 001 `limit_cards=30`). */
@@ -218,37 +209,6 @@ function typedWrapper(type: (typeof CARD_TYPES)[number]) {
 
 export const THINK_ADD_COMMANDS = CARD_TYPES.map(typedWrapper);
 
-export const cardSchema = z.object({
-  id: z.string(),
-  type: z.string(),
-  title: z.string().optional(),
-  text: z.string().optional(),
-  status: z.string().optional(),
-  tags: z.array(z.string()),
-  lane: z.string(),
-  meta: z.record(z.string(), z.unknown()).optional(),
-  last_seq: z.number(),
-  last_ts_ms: z.number(),
-});
-
-export function toCard(row: VersionRow) {
-  const node = toNode(row);
-  const { lane: _lane, ...meta } = node.meta ?? {};
-  const card = {
-    id: node.id,
-    type: node.type,
-    ...(node.title !== undefined ? { title: node.title } : {}),
-    ...(node.text !== undefined ? { text: node.text } : {}),
-    ...(node.status !== undefined ? { status: node.status } : {}),
-    tags: node.tags,
-    lane: laneOf(row),
-    ...(Object.keys(meta).length > 0 ? { meta } : {}),
-    last_seq: node.last_seq,
-    last_ts_ms: node.last_ts_ms,
-  };
-  return card;
-}
-
 const readScopeFields = {
   target: targetSchema.optional(),
   branch: branchArg.optional(),
@@ -264,6 +224,22 @@ const CARD_PAGE_OUTPUT = {
   pagination: paginationSchema,
   truncated: z.boolean(),
 };
+
+/** The paging arguments of a card page tool, as `visibleCards` takes them. */
+function pageArgs(args: { limit: number; all_lanes: boolean; cursor?: number | undefined }) {
+  return { limit: args.limit, allLanes: args.all_lanes, before: args.cursor };
+}
+
+/** A card page tool's answer (think_query, think_pins). */
+function cardPageOutput(scope: ThinkScope, page: CardPage, args: { limit: number; cursor?: number | undefined }) {
+  return {
+    branch: scope.cards.branch.name,
+    graph_doc: scope.cards.graphDoc,
+    cards: page.cards,
+    pagination: pagination(args.cursor, page.next !== undefined, page.next, args.limit, page.cards.length),
+    truncated: false,
+  };
+}
 
 const CARD_BUDGET = {
   lists: ["cards"],
@@ -294,12 +270,12 @@ export const thinkContext = defineCommand({
   budget: CARD_BUDGET,
   handler: (ctx, args) => {
     const scope = thinkScope(ctx, args, "read");
-    const page = queryPage(ctx.db, scope.cards.graphDoc, scope.cards.sources, {
-      before: args.cursor,
+    const page = visibleCards(ctx, scope.cards.graphDoc, scope.cards.sources, ANY, {
       limit: args.limit_cards,
-      where: cardWhere(ctx, args.all_lanes),
+      allLanes: args.all_lanes,
+      before: args.cursor,
     });
-    const cards = page.rows.map(toCard);
+    const cards = page.cards;
     const byType: Record<string, number> = {};
     for (const card of cards) byType[card.type] = (byType[card.type] ?? 0) + 1;
     return {
@@ -307,13 +283,7 @@ export const thinkContext = defineCommand({
       graph_doc: scope.cards.graphDoc,
       stats: { cards: cards.length, by_type: byType },
       cards,
-      pagination: pagination(
-        args.cursor,
-        page.has_more,
-        page.next_before ?? cards[cards.length - 1]?.last_seq,
-        args.limit_cards,
-        cards.length,
-      ),
+      pagination: pagination(args.cursor, page.next !== undefined, page.next, args.limit_cards, cards.length),
       truncated: false,
     };
   },
@@ -349,17 +319,7 @@ export const thinkQuery = defineCommand({
       tags_all: args.tags_all,
       text: args.text,
     });
-    const lanes = cardWhere(ctx, args.all_lanes);
-    const where = { sql: filters.sql + lanes.sql, params: [...filters.params, ...lanes.params] };
-    const page = queryPage(ctx.db, scope.cards.graphDoc, scope.cards.sources, { before: args.cursor, limit: args.limit, where });
-    const cards = page.rows.map(toCard);
-    return {
-      branch: scope.cards.branch.name,
-      graph_doc: scope.cards.graphDoc,
-      cards,
-      pagination: pagination(args.cursor, page.has_more, page.next_before ?? cards[cards.length - 1]?.last_seq, args.limit, cards.length),
-      truncated: false,
-    };
+    return cardPageOutput(scope, visibleCards(ctx, scope.cards.graphDoc, scope.cards.sources, filters, pageArgs(args)), args);
   },
 });
 
@@ -461,21 +421,8 @@ export const thinkPins = defineCommand({
   budget: CARD_BUDGET,
   handler: (ctx, args) => {
     const scope = thinkScope(ctx, args, "read");
-    const filters = queryWhere({ tags_any: [PINNED_TAG] });
-    const lanes = cardWhere(ctx, args.all_lanes);
-    const page = queryPage(ctx.db, scope.cards.graphDoc, scope.cards.sources, {
-      before: args.cursor,
-      limit: args.limit,
-      where: { sql: filters.sql + lanes.sql, params: [...filters.params, ...lanes.params] },
-    });
-    const cards = page.rows.map(toCard);
-    return {
-      branch: scope.cards.branch.name,
-      graph_doc: scope.cards.graphDoc,
-      cards,
-      pagination: pagination(args.cursor, page.has_more, page.next_before ?? cards[cards.length - 1]?.last_seq, args.limit, cards.length),
-      truncated: false,
-    };
+    const pinned = queryWhere({ tags_any: [PINNED_TAG] });
+    return cardPageOutput(scope, visibleCards(ctx, scope.cards.graphDoc, scope.cards.sources, pinned, pageArgs(args)), args);
   },
 });
 

@@ -1,0 +1,62 @@
+/**
+ * How cards are read out: the card shape every tool returns, and one page of the cards a caller may
+ * see (card types only; the shared lane and the caller's own unless every lane is asked for), newest
+ * first. Every card list — think slices, packs, resume views, the engine — reads through here, so
+ * lane visibility and the next-page rule are decided once.
+ */
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
+import type { Source } from "../branches/branches.store";
+import { nodeSchema } from "../graph/graph.schema";
+import { queryPage, toNode, type VersionRow, type Where } from "../graph/graph.store";
+import { allOf } from "./card-filters.store";
+import { cardWhere, laneOf } from "./cards";
+
+/** A graph node as a card: no tombstone flag (only live cards are shown), its lane spelled out. */
+export const cardSchema = nodeSchema.omit({ deleted: true }).extend({ lane: z.string() });
+
+export function toCard(row: VersionRow) {
+  const node = toNode(row);
+  const { lane: _lane, ...meta } = node.meta ?? {};
+  return {
+    id: node.id,
+    type: node.type,
+    ...(node.title !== undefined ? { title: node.title } : {}),
+    ...(node.text !== undefined ? { text: node.text } : {}),
+    ...(node.status !== undefined ? { status: node.status } : {}),
+    tags: node.tags,
+    lane: laneOf(row),
+    ...(Object.keys(meta).length > 0 ? { meta } : {}),
+    last_seq: node.last_seq,
+    last_ts_ms: node.last_ts_ms,
+  };
+}
+
+export type Card = ReturnType<typeof toCard>;
+
+export interface CardPage {
+  cards: Card[];
+  /** Where the next page continues (below this seq); present exactly when more remain. */
+  next?: number;
+}
+
+/** One page of the visible cards of `graphDoc` that also match `filter`, newest first (limit 0: none). */
+export function visibleCards(
+  ctx: CommandContext,
+  graphDoc: string,
+  sources: Source[],
+  filter: Where,
+  page: { limit: number; allLanes: boolean; before?: number | undefined },
+): CardPage {
+  if (page.limit === 0) return { cards: [] };
+  const found = queryPage(ctx.db, graphDoc, sources, {
+    before: page.before,
+    limit: page.limit,
+    where: allOf(cardWhere(ctx, page.allLanes), filter),
+  });
+  const cards = found.rows.map(toCard);
+  if (!found.has_more) return { cards };
+  // More remain: either a source stopped at its examined bound (continue there) or the page is full.
+  const next = found.next_before ?? cards[cards.length - 1]?.last_seq;
+  return next === undefined ? { cards } : { cards, next };
+}
