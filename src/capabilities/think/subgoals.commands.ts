@@ -6,53 +6,20 @@
  * `meta.merged_into`; running it again changes nothing.
  */
 import { z } from "zod";
-import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
-import { branchArg, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
+import { MAX_TITLE_CHARS } from "../../shared/limits";
 import { appendEntry } from "../docs/docs.store";
-import { edgeKey, nodeIdSchema } from "../graph/graph.schema";
+import { edgeKey, MAX_NODE_TEXT_CHARS, nodeIdSchema } from "../graph/graph.schema";
 import { edgesTouching, fieldsOf, isLive, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
-import { reasoningScope } from "../tasks/scope";
-import { firstOpenStep } from "../tasks/targets";
-import { targetSchema } from "../tasks/tasks.schema";
-import { findEntity } from "../tasks/tasks.store";
-import { type CardTarget, cardTarget, requireCard, requireOwnCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
+import { type CardTarget, requireCard, requireOwnCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
 import { normalizeCard } from "./cards.parse";
 import { CLOSED_STATUSES } from "./engine";
+import { scopeFields, thinkScope } from "./think.scope";
 
 /** Edges re-pointed per duplicate at most in one merge call (bounded; run again for the rest). */
 const MAX_REPOINT = 200;
 const MAX_DUPLICATES = 20;
-
-const scopeFields = {
-  target: targetSchema.optional(),
-  branch: branchArg.optional(),
-  trace_doc: docSchema.optional(),
-  graph_doc: docSchema.optional(),
-};
-
-function scopeOf(
-  ctx: CommandContext,
-  args: { target?: unknown; branch?: string | undefined; trace_doc?: string | undefined; graph_doc?: string | undefined },
-): CardTarget & { stepTag?: string } {
-  const scope = reasoningScope(ctx, args as Parameters<typeof reasoningScope>[1], "write", { useFocus: false });
-  if (scope.ref && (args.trace_doc !== undefined || args.graph_doc !== undefined)) {
-    fail("INVALID_INPUT", "With a target, the docs come from its reasoning ref.", "Drop trace_doc and graph_doc, or drop target.", {
-      fields: ["target", "trace_doc", "graph_doc"],
-    });
-  }
-  const target = cardTarget(
-    ctx,
-    scope.branch,
-    scope.ref?.trace_doc ?? args.trace_doc ?? DEFAULT_DOCS.trace,
-    scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph,
-  );
-  // Under a task, a subgoal belongs to its step focus like any card written there.
-  const entity = scope.target === undefined ? undefined : findEntity(ctx.db, scope.target);
-  const step = entity?.kind === "task" ? firstOpenStep(ctx.db, entity.id) : undefined;
-  return step ? { ...target, stepTag: `step:${step.id.toLowerCase()}` } : target;
-}
 
 export const thinkSubgoalOpen = defineCommand({
   name: "think.subgoal.open",
@@ -65,11 +32,11 @@ export const thinkSubgoalOpen = defineCommand({
     ...scopeFields,
     parent: nodeIdSchema.describe("The parent question's card id."),
     id: nodeIdSchema.optional(),
-    title: z.string().min(1).max(512),
+    title: z.string().min(1).max(MAX_TITLE_CHARS),
   },
   output: { subgoal_id: z.string(), parent: z.string(), trace_doc: z.string(), opened: z.boolean() },
   handler: (ctx, args) => {
-    const target = scopeOf(ctx, args);
+    const { cards: target, stepTag } = thinkScope(ctx, args, "write");
     const parent = requireCard(target, args.parent, "parent card");
     // An existing subgoal (open or closed) is left as it is.
     const existing = args.id === undefined ? undefined : lookupVersion(ctx.db, target.sources, target.graphDoc, "node", args.id);
@@ -92,7 +59,7 @@ export const thinkSubgoalOpen = defineCommand({
       }),
       supports: [args.parent],
       blocks: [],
-      extraTags: target.stepTag ? [target.stepTag] : [],
+      extraTags: stepTag ? [stepTag] : [],
     });
     const traceDoc = `trace-${result.card_id}`.slice(0, 128);
     if (result.inserted) {
@@ -120,15 +87,11 @@ export const thinkSubgoalClose = defineCommand({
     ...scopeFields,
     subgoal_id: nodeIdSchema,
     status: z.enum(CLOSED_STATUSES).default("done"),
-    summary: z
-      .string()
-      .min(1)
-      .max(16 * 1024)
-      .optional(),
+    summary: z.string().min(1).max(MAX_NODE_TEXT_CHARS).optional(),
   },
   output: { subgoal_id: z.string(), status: z.string(), changed: z.boolean() },
   handler: (ctx, args) => {
-    const target = scopeOf(ctx, args);
+    const target = thinkScope(ctx, args, "write").cards;
     const row = requireOwnCard(target, args.subgoal_id, "subgoal");
     const tags = row.tags_json === null ? [] : (JSON.parse(row.tags_json) as string[]);
     if (!tags.includes("subgoal"))
@@ -195,7 +158,7 @@ export const thinkNominalMerge = defineCommand({
   },
   output: { into: z.string(), merged: z.array(z.string()), edges_repointed: z.number(), changed: z.boolean() },
   handler: (ctx, args) => {
-    const target = scopeOf(ctx, args);
+    const target = thinkScope(ctx, args, "write").cards;
     requireOwnCard(target, args.into, "canonical card");
     let repointed = 0;
     let changed = false;

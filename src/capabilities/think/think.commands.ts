@@ -8,68 +8,32 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
-import { MAX_LIST_LIMIT } from "../../shared/limits";
+import { MAX_LIST_LIMIT, MAX_TITLE_CHARS } from "../../shared/limits";
 import { writeNote } from "../docs/docs.rules";
-import { branchArg, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
+import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { pagination, paginationSchema, repairPagination } from "../docs/paging";
-import { GRAPH_KEEP, nodeIdSchema } from "../graph/graph.schema";
+import { GRAPH_KEEP, MAX_NODE_TEXT_CHARS, MAX_TAG_CHARS, MAX_TAGS, nodeIdSchema } from "../graph/graph.schema";
 import { toNode } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
-import { reasoningScope } from "../tasks/scope";
-import { firstOpenStep } from "../tasks/targets";
-import { targetSchema } from "../tasks/tasks.schema";
-import { findEntity } from "../tasks/tasks.store";
 import { ANY } from "./card-filters.store";
 import { type CardPage, cardSchema, visibleCards } from "./card-view";
-import { type CardTarget, cardTarget, linkCards, requireCard, requireOwnCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
+import { linkCards, requireCard, requireOwnCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
 import { CARD_TYPES, type CardInput, CardParseError, isCardType, normalizeCard } from "./cards.parse";
+import { readScopeFields, type ScopeArgs, scopeFields, type ThinkScope, thinkScope } from "./think.scope";
 
 /** Default and ceiling of cards in a context slice (seed 001 `limit_cards=30`). */
 const DEFAULT_CONTEXT_CARDS = 30;
 /** Ids in one supports/blocks list. */
 const MAX_LINKS = 50;
 const PINNED_TAG = "pinned";
+/** Card statuses are short words (open, accepted, rejected, …). */
+const MAX_CARD_STATUS_CHARS = 64;
 
-const scopeFields = {
-  target: targetSchema.optional(),
-  branch: branchArg.optional(),
-  trace_doc: docSchema.optional().describe("Default `trace` (with a target: its trace doc)."),
-  graph_doc: docSchema.optional().describe("Default `graph` (with a target: its graph doc)."),
-};
-
-interface ScopeArgs {
-  target?: z.infer<typeof targetSchema> | undefined;
-  branch?: string | undefined;
-  trace_doc?: string | undefined;
-  graph_doc?: string | undefined;
-}
-
-interface ThinkScope {
-  cards: CardTarget;
-  /** The tag of the task's step focus (its first open step), for cards written under a task. */
-  stepTag?: string;
-}
-
-function thinkScope(ctx: CommandContext, args: ScopeArgs, access: "read" | "write"): ThinkScope {
-  const scope = reasoningScope(ctx, args, access, { useFocus: false });
-  if (scope.ref && (args.trace_doc !== undefined || args.graph_doc !== undefined)) {
-    fail(
-      "INVALID_INPUT",
-      "With a target, the docs come from its reasoning ref.",
-      "Drop trace_doc and graph_doc, or drop target and pass branch.",
-      {
-        fields: ["target", "trace_doc", "graph_doc"],
-      },
-    );
-  }
-  const traceDoc = scope.ref?.trace_doc ?? args.trace_doc ?? DEFAULT_DOCS.trace;
-  const graphDoc = scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph;
-  const result: ThinkScope = { cards: cardTarget(ctx, scope.branch, traceDoc, graphDoc) };
-  const entity = scope.target === undefined ? undefined : findEntity(ctx.db, scope.target);
-  const step = entity?.kind === "task" ? firstOpenStep(ctx.db, entity.id) : undefined;
-  if (step) result.stepTag = `step:${step.id.toLowerCase()}`;
-  return result;
-}
+/** Card field inputs; a card is a graph node, so the graph's limits apply to its text and tags. */
+const cardStatus = z.string().min(1).max(MAX_CARD_STATUS_CHARS);
+const cardTags = z.array(z.string().min(1).max(MAX_TAG_CHARS)).max(MAX_TAGS);
+/** One stage of think_pipeline: a card in any of the accepted input forms. */
+const stageText = z.string().min(1).max(MAX_NODE_TEXT_CHARS);
 
 function parseCard(input: unknown, typeOverride?: string): CardInput {
   try {
@@ -188,13 +152,10 @@ function typedWrapper(type: (typeof CARD_TYPES)[number]) {
     input: {
       ...scopeFields,
       id: nodeIdSchema.optional(),
-      title: z.string().max(512).optional(),
-      text: z
-        .string()
-        .max(16 * 1024)
-        .optional(),
-      status: z.string().min(1).max(64).optional(),
-      tags: z.array(z.string().min(1).max(64)).max(32).optional(),
+      title: z.string().max(MAX_TITLE_CHARS).optional(),
+      text: z.string().max(MAX_NODE_TEXT_CHARS).optional(),
+      status: cardStatus.optional(),
+      tags: cardTags.optional(),
       meta: z.record(z.string(), z.unknown()).optional(),
       ...linkLists,
     },
@@ -208,13 +169,6 @@ function typedWrapper(type: (typeof CARD_TYPES)[number]) {
 }
 
 export const THINK_ADD_COMMANDS = CARD_TYPES.map(typedWrapper);
-
-const readScopeFields = {
-  target: targetSchema.optional(),
-  branch: branchArg.optional(),
-  graph_doc: docSchema.optional().describe("Default `graph` (with a target: its graph doc)."),
-  all_lanes: z.boolean().default(false).describe("Show every agent's lane, not only shared + yours (the audit view)."),
-};
 
 /** A page of cards (think_query, think_pins). */
 const CARD_PAGE_OUTPUT = {
@@ -300,9 +254,9 @@ export const thinkQuery = defineCommand({
     ...readScopeFields,
     ids: z.array(nodeIdSchema).max(MAX_LIST_LIMIT).optional(),
     types: z.array(z.enum(CARD_TYPES)).max(CARD_TYPES.length).optional(),
-    status: z.array(z.string().min(1).max(64)).max(20).optional(),
-    tags_any: z.array(z.string().min(1).max(64)).max(32).optional(),
-    tags_all: z.array(z.string().min(1).max(64)).max(32).optional(),
+    status: z.array(cardStatus).max(20).optional(),
+    tags_any: cardTags.optional(),
+    tags_all: cardTags.optional(),
     text: z.string().min(1).max(200).optional(),
     limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(50),
     cursor: z.number().int().positive().optional(),
@@ -360,7 +314,7 @@ export const thinkSetStatus = defineCommand({
   description:
     "Change a card's status (e.g. open, accepted, rejected, resolved) as a new version. Cards in another agent's lane are refused.",
   kind: "write",
-  input: { ...scopeFields, card_id: cardRef, status: z.string().min(1).max(64) },
+  input: { ...scopeFields, card_id: cardRef, status: cardStatus },
   output: { branch: z.string(), graph_doc: z.string(), card_id: z.string(), status: z.string(), changed: z.boolean() },
   handler: (ctx, args) => {
     const scope = thinkScope(ctx, args, "write");
@@ -477,34 +431,14 @@ export const thinkPipeline = defineCommand({
   kind: "write",
   input: {
     ...scopeFields,
-    frame: z
-      .string()
-      .min(1)
-      .max(16 * 1024)
-      .optional(),
-    hypothesis: z
-      .string()
-      .min(1)
-      .max(16 * 1024)
-      .optional(),
-    test: z
-      .string()
-      .min(1)
-      .max(16 * 1024)
-      .optional(),
-    evidence: z
-      .string()
-      .min(1)
-      .max(16 * 1024)
-      .optional(),
-    decision: z
-      .string()
-      .min(1)
-      .max(16 * 1024)
-      .optional(),
-    status: z.record(z.string(), z.string().min(1).max(64)).optional(),
+    frame: stageText.optional(),
+    hypothesis: stageText.optional(),
+    test: stageText.optional(),
+    evidence: stageText.optional(),
+    decision: stageText.optional(),
+    status: z.record(z.string(), cardStatus).optional(),
     note_decision: z.boolean().default(false),
-    note_title: z.string().min(1).max(512).optional(),
+    note_title: z.string().min(1).max(MAX_TITLE_CHARS).optional(),
     note_format: z.string().max(32).optional(),
   },
   output: {
