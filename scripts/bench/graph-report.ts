@@ -7,7 +7,7 @@ import type { Json } from "../lib/mcp-http.ts";
 import { APPLY_POOL, GRAPH_DOC, GRAPH_EDGES_LIMIT, GRAPH_PAGE_LIMIT, mainWritesAfterBranch, UPDATE_ROUNDS } from "./graph-layout.ts";
 import type { GraphOpName } from "./graph-measure.ts";
 import type { GraphSeeding, PageShape } from "./graph-seed.ts";
-import { fmtInt, type Growth, growthLines, latencyLines, type Misses, pad, padEnd, type SuiteSize } from "./report.ts";
+import { fmtInt, type Growth, growthLines, latencyLines, type Misses, pad, padEnd, type SuiteSize, targetsMetJson } from "./report.ts";
 import type { OpSet } from "./sampling.ts";
 
 export interface GraphSizeResult extends SuiteSize<GraphOpName> {
@@ -75,11 +75,6 @@ export function graphJson(
     },
     results,
     growth: growth ?? null,
-    targets_met: {
-      ratio: misses.ratio.length === 0,
-      ratio_misses: misses.ratio,
-      growth: growth === undefined ? null : misses.growth.length === 0,
-      growth_misses: misses.growth,
-    },
+    targets_met: targetsMetJson(misses, growth),
   };
 }

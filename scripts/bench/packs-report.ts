@@ -24,7 +24,7 @@ import {
   type PacksSeeding,
   SMALL_BUDGET_CHARS,
 } from "./packs-seed.ts";
-import { fmtInt, type Growth, growthLines, latencyLines, type Misses, pad, padEnd, type SuiteSize } from "./report.ts";
+import { fmtInt, type Growth, growthLines, latencyLines, type Misses, pad, padEnd, type SuiteSize, targetsMetJson } from "./report.ts";
 import type { OpSet } from "./sampling.ts";
 
 export interface PacksSizeResult extends SuiteSize<PackOpName> {
@@ -144,12 +144,6 @@ export function packsJson(
     },
     results,
     growth: growth ?? null,
-    targets_met: {
-      ratio: misses.ratio.length === 0,
-      ratio_misses: misses.ratio,
-      growth: growth === undefined ? null : misses.growth.length === 0,
-      growth_misses: misses.growth,
-      ...verdicts,
-    },
+    targets_met: { ...targetsMetJson(misses, growth), ...verdicts },
   };
 }

@@ -75,6 +75,16 @@ export function targetMisses<Op extends string>(set: OpSet<Op>, results: SuiteSi
   return { ratio, growth: growthMisses };
 }
 
+/** The `targets_met` block of a suite's JSON report: each target met or not, and what missed it. */
+export function targetsMetJson(misses: Misses, growth: Growth | undefined) {
+  return {
+    ratio: misses.ratio.length === 0,
+    ratio_misses: misses.ratio,
+    growth: growth === undefined ? null : misses.growth.length === 0,
+    growth_misses: misses.growth,
+  };
+}
+
 const labelWidth = <Op extends string>(set: OpSet<Op>): number => Math.max(16, ...set.ops.map((op) => set.labels[op].length + 2));
 
 /** Latency table: one row per size and op, with the ratio to the floor and its verdict. */
@@ -204,15 +214,7 @@ export function jsonReport(run: RunRecord): Json {
     targets: { max_ratio_to_floor: TARGET_MAX_RATIO, max_growth: TARGET_MAX_GROWTH },
     results: run.results,
     growth: growth ?? null,
-    targets_met:
-      misses === undefined
-        ? null
-        : {
-            ratio: misses.ratio.length === 0,
-            ratio_misses: misses.ratio,
-            growth: growth === undefined ? null : misses.growth.length === 0,
-            growth_misses: misses.growth,
-          },
+    targets_met: misses === undefined ? null : targetsMetJson(misses, growth),
     graph: run.graph,
     packs: run.packs,
   };
