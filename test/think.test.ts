@@ -248,6 +248,51 @@ describe("think: cards", () => {
     });
   });
 
+  it("keeps the decisions and blockers of a tight pack over the engine's prose and the long lists", async () => {
+    // A session like the packs bench: notes, steps, and many cards, among them open hypotheses with no
+    // test (engine signals, and actions with copyable calls that carry the slice's scope).
+    const workspace = "think/packs-tight";
+    const words = (label: string, n: number) => `${label} ${"lorem ipsum dolor sit amet ".repeat(8)}`.slice(0, n);
+    for (let i = 1; i <= 4; i++) await ok("notes_commit", { workspace, content: words(`note ${i}`, 300) });
+    for (let i = 1; i <= 6; i++) {
+      await ok("think_add_decision", { workspace, id: `D${i}`, title: words(`decision D${i}`, 44), text: words("because", 120) });
+      await ok("think_add_evidence", { workspace, id: `E${i}`, title: words(`evidence E${i}`, 44), text: words("observed", 120) });
+      await ok("think_add_question", { workspace, id: `Q${i}`, title: words(`question Q${i}`, 44), text: words("unknown", 120) });
+      await ok("think_add_hypothesis", { workspace, id: `H${i}`, title: words(`hypothesis H${i}`, 90), text: words("maybe", 120) });
+      await ok("notes_commit", { workspace, doc: "trace", content: words(`step ${i}`, 150) });
+    }
+    const full = await ok("context_pack", { workspace, budget_profile: "audit" });
+    expect(full.budget.truncated).toBe(false);
+    const ids = (cards: { id: string }[]) => cards.map((card) => card.id);
+    expect(ids(full.signals.decisions)).toEqual(["D6", "D5", "D4", "D3", "D2"]);
+    expect(ids(full.signals.blockers)).toEqual(["Q6", "Q5", "Q4", "Q3", "Q2"]);
+    expect(full.engine.actions).toHaveLength(2);
+    expect(full.engine.signals.length).toBeGreaterThan(0);
+
+    for (const max_chars of [1200, 2000, 3000, 5000]) {
+      const tight = await ok("context_pack", { workspace, max_chars });
+      expect(tight.budget.used_chars).toBeLessThanOrEqual(max_chars);
+      expect(tight.budget.truncated).toBe(true);
+      // The newest decision always survives (at least its id and version), and what survives is a newest-first run.
+      expect(tight.signals.decisions[0]).toMatchObject({ id: "D6", last_seq: full.signals.decisions[0].last_seq });
+      expect(ids(full.signals.decisions).slice(0, tight.signals.decisions.length)).toEqual(ids(tight.signals.decisions));
+      expect(ids(full.signals.blockers).slice(0, tight.signals.blockers.length)).toEqual(ids(tight.signals.blockers));
+      expect(tight.signals.stats).toMatchObject({ decisions: tight.signals.decisions.length, blockers: tight.signals.blockers.length });
+      // Whatever is left of the engine outlived no decision or blocker; a stubbed action keeps what and on what.
+      if ((tight.engine?.signals.length ?? 0) + (tight.engine?.actions.length ?? 0) > 0) {
+        expect(tight.signals.decisions).toHaveLength(5);
+        expect(tight.signals.blockers).toHaveLength(5);
+      }
+      for (const action of tight.engine?.actions ?? []) {
+        if (action.trimmed) expect(Object.keys(action).sort()).toEqual(["kind", "priority", "refs", "title", "trimmed"]);
+      }
+    }
+    // At the bench's small budget the decisions survive whole and the newest blockers with them.
+    const small = await ok("context_pack", { workspace, max_chars: 2000 });
+    expect(ids(small.signals.decisions)).toEqual(["D6", "D5", "D4", "D3", "D2"]);
+    expect(ids(small.signals.blockers)[0]).toBe("Q6");
+  });
+
   it("keeps drafts and the task projection out of other writers' reach, through every tool", async () => {
     const workspace = "think/lane-guards";
     const alice = await as("alice");

@@ -5,6 +5,7 @@
 import { BRANCH_COMMANDS } from "../capabilities/branches/branches.commands";
 import { DOCS_COMMANDS } from "../capabilities/docs/docs.commands";
 import { GRAPH_COMMANDS } from "../capabilities/graph/graph.catalog";
+import { OPEN_COMMANDS } from "../capabilities/open/open.commands";
 import { SYSTEM_COMMANDS } from "../capabilities/system/system.commands";
 import { TASK_COMMANDS } from "../capabilities/tasks/tasks.catalog";
 import { THINK_COMMANDS } from "../capabilities/think/think.catalog";
@@ -23,11 +24,12 @@ export const COMMANDS: readonly Command[] = [
   ...THINK_COMMANDS,
   ...TRACE_COMMANDS,
   ...WORKSPACE_COMMANDS,
+  ...OPEN_COMMANDS,
 ];
 
 /** Every name a command answers to: dotted name, flat tool name, seed 000 `branchmind_<tool>`, aliases. */
 export function namesOf(command: Command): string[] {
-  return [command.name, command.tool, `branchmind_${command.tool}`, ...(command.aliases ?? [])];
+  return [...new Set([command.name, command.tool, `branchmind_${command.tool}`, ...(command.aliases ?? [])])];
 }
 
 const BY_NAME = new Map<string, Command>();

@@ -1,12 +1,13 @@
 /**
  * The command reference (`docs/commands.md`), rendered from the catalog: every command's names,
  * kind, role, description and input arguments (from the same JSON Schema `tools/list` serves), grouped
- * by domain in catalog order. Pure and deterministic: the same catalog gives the same bytes, so a test
+ * by domain in catalog order, after the portal table (golden ops per portal). Pure and deterministic: the same catalog gives the same bytes, so a test
  * can compare the committed file with a fresh rendering. Toolsets belong to the Worker, so the caller
  * passes them in. `npm run docs` writes the file.
  */
 import { z } from "zod";
 import { COMMANDS, namesOf } from "./catalog";
+import { CALL_OP, domainOf, goldenOpOf, portalOf, portals } from "./portals";
 import { type Command, readFields, workspaceFields, writeFields } from "./registry";
 
 export interface ReferenceOptions {
@@ -154,16 +155,12 @@ function argumentTable(properties: Record<string, JsonSchema>, required: readonl
 // ---------------------------------------------------------------------------------------------------
 // The document
 
-function domainOf(command: Command): string {
-  return command.name.split(".")[0] ?? command.name;
-}
-
 function leastRole(command: Command): string {
   return command.requiresRole ?? (command.kind === "write" ? "write" : "read");
 }
 
 /** GitHub's heading anchor for a heading made of one code span. */
-function anchorOf(name: string): string {
+export function anchorOf(name: string): string {
   return name
     .toLowerCase()
     .replace(/[^a-z0-9_ -]/g, "")
@@ -172,6 +169,34 @@ function anchorOf(name: string): string {
 
 function sameSchema(a: JsonSchema | undefined, b: JsonSchema | undefined): boolean {
   return a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** How the portal surface reaches a command: its golden op, else `op: "call"`. */
+function portalCall(command: Command): string {
+  const portal = portalOf(command);
+  const op = goldenOpOf(portal, command);
+  return op === undefined
+    ? `${code(portal.name)} with ${code(`op: "${CALL_OP}", cmd: "${command.name}"`)}`
+    : `${code(portal.name)} op ${code(op)}`;
+}
+
+function renderPortals(): string[] {
+  return [
+    "## Portals",
+    "",
+    "The `portals` toolset lists one tool per portal. Each takes the envelope `{workspace?, op, cmd?, args, budget_profile?, view?}`:",
+    'a golden op below, or `op: "call"` with any command\'s name in `cmd`. Reads default to the `portal` budget profile; every',
+    "answer carries the capsule (where / why / next). See docs/portals.md.",
+    "",
+    "| Portal | Golden ops | Commands in its domains |",
+    "| --- | --- | --- |",
+    ...portals().map((portal) => {
+      const ops = Object.entries(portal.ops).map(([op, cmd]) => `${code(op)} → ${code(cmd)}`);
+      const count = COMMANDS.filter((command) => portal.domains.includes(domainOf(command))).length;
+      return `| ${code(portal.name)} | ${ops.length > 0 ? ops.join(", ") : "—"} | ${count} |`;
+    }),
+    "",
+  ];
 }
 
 function renderCommand(command: Command, toolsets: ReferenceOptions["toolsets"]): string[] {
@@ -208,6 +233,7 @@ function renderCommand(command: Command, toolsets: ReferenceOptions["toolsets"])
     `- Kind: ${traits.join(", ")}`,
     `- Least role: ${code(leastRole(command))}${command.requiresRole ? "" : ` (default for ${command.kind}s)`}`,
     `- Toolsets: ${listedIn.length > 0 ? listedIn.join(", ") : "none (callable by name from any toolset)"}`,
+    `- Portal: ${portalCall(command)}`,
     "",
   ];
   if (Object.keys(own).length > 0) lines.push(...argumentTable(own, required), "");
@@ -221,7 +247,7 @@ function renderCommand(command: Command, toolsets: ReferenceOptions["toolsets"])
 /** The whole reference as Markdown; ends with a single newline. */
 export function renderCommandReference(options: ReferenceOptions): string {
   const { toolsets, defaultToolset } = options;
-  const known = new Set(COMMANDS.map((command) => command.tool));
+  const known = new Set([...COMMANDS.map((command) => command.tool), ...portals().map((portal) => portal.name)]);
   for (const [toolset, tools] of Object.entries(toolsets)) {
     for (const tool of tools) if (!known.has(tool)) throw new Error(`toolset ${toolset} lists unknown tool ${tool}`);
   }
@@ -253,6 +279,7 @@ export function renderCommandReference(options: ReferenceOptions): string {
     "| --- | --- |",
     ...Object.entries(toolsets).map(([toolset, tools]) => `| ${code(toolset)} | ${tools.map(code).join(", ")} |`),
     "",
+    ...renderPortals(),
     "## Index",
     "",
     "| Command | Tool | Kind | Title |",

@@ -32,6 +32,11 @@ interface CommandBase<I extends z.ZodObject, O extends z.ZodObject> {
   destructive?: boolean;
   /** Least role allowed to call it; default: `read` for reads, `write` for writes. */
   requiresRole?: Role;
+  /**
+   * Minimal valid arguments for `system.schema.get`, for commands whose rules JSON Schema cannot state
+   * (exactly one of two fields, at least one of several); others get theirs generated from the schema.
+   */
+  example?: Record<string, unknown>;
 }
 
 export interface WorkspaceCommand<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends CommandBase<I, O> {

@@ -57,8 +57,19 @@ interface Limits {
 
 export function resolveLimits(args: BudgetArgs, defaultProfile: BudgetProfile): { limits: Limits; warnings: Warning[] } {
   const warnings: Warning[] = [];
-  const requested = args.max_chars ?? args.context_budget ?? BUDGET_PROFILES[args.budget_profile ?? defaultProfile];
+  const explicit = args.max_chars ?? args.context_budget;
+  const profileCap = BUDGET_PROFILES[args.budget_profile ?? defaultProfile];
+  const requested = explicit ?? profileCap;
   let chars = Math.min(requested, MAX_BUDGET_CHARS);
+  // A profile named explicitly is a ceiling too (seed 002: profiles cap max_chars).
+  if (args.budget_profile !== undefined && chars > profileCap) {
+    warnings.push({
+      code: "BUDGET_PROFILE_CAPPED",
+      message: `max_chars ${requested} is above the ${args.budget_profile} profile's ${profileCap}; capped.`,
+      recovery: "Pass budget_profile audit (80000) for a larger answer.",
+    });
+    chars = profileCap;
+  }
   if (chars < MIN_BUDGET_CHARS) {
     warnings.push({
       code: "BUDGET_MIN_CLAMPED",
@@ -123,9 +134,33 @@ function withWarnings(payload: Payload, warnings: Warning[]): Payload {
   return { ...payload, warnings: [...existing, ...warnings] };
 }
 
-/** Trim `payload` to the budget; returns the payload with `budget` (and warnings) attached. */
-export function applyBudget(payload: Payload, spec: BudgetSpec | undefined, args: BudgetArgs, defaultProfile: BudgetProfile): Payload {
-  const { limits, warnings } = resolveLimits(args, defaultProfile);
+/** Characters (and UTF-8 bytes) the caller will add to the payload after trimming: a portal's capsule. */
+export interface Reserve {
+  chars: number;
+  bytes: number;
+}
+
+/** However large the reserve, the payload may still use this much (a minimal stub and its warning). */
+const MIN_PAYLOAD_CHARS = 64;
+
+/**
+ * Trim `payload` to the budget; returns the payload with `budget` (and warnings) attached. A `reserve`
+ * is taken off the budget first and counted in `used_chars`: the caller adds exactly that much after.
+ */
+export function applyBudget(
+  payload: Payload,
+  spec: BudgetSpec | undefined,
+  args: BudgetArgs,
+  defaultProfile: BudgetProfile,
+  reserve: Reserve = { chars: 0, bytes: 0 },
+): Payload {
+  const resolved = resolveLimits(args, defaultProfile);
+  const { warnings } = resolved;
+  const limits: Limits = {
+    ...resolved.limits,
+    chars: Math.max(resolved.limits.chars - reserve.chars, MIN_PAYLOAD_CHARS),
+    bytes: resolved.limits.bytes === undefined ? undefined : Math.max(resolved.limits.bytes - reserve.bytes, MIN_PAYLOAD_CHARS),
+  };
   let current = withWarnings(payload, warnings);
   let truncated = false;
 
@@ -158,13 +193,13 @@ export function applyBudget(payload: Payload, spec: BudgetSpec | undefined, args
     ]);
     current = own.find((stub) => fits(stub, limits)) ?? minimalStub(payload, [...warnings, MINIMAL], limits);
   }
-  const used = JSON.stringify(current).length;
+  const used = JSON.stringify(current).length + reserve.chars;
   const budget: BudgetReport = {
-    max_chars: limits.chars,
+    max_chars: resolved.limits.chars,
     used_chars: used,
     truncated,
   };
-  if (limits.bytes !== undefined) budget.max_bytes = limits.bytes;
+  if (resolved.limits.bytes !== undefined) budget.max_bytes = resolved.limits.bytes;
   if (limits.lines !== undefined) budget.max_lines = limits.lines;
   return { ...current, budget };
 }
@@ -255,4 +290,33 @@ function minimalStub(payload: Payload, warnings: Warning[], limits: Limits): Pay
   ];
   for (const candidate of candidates) if (fits(candidate, limits)) return candidate;
   return { signal: "minimal" };
+}
+
+/** A portal's capsule in its two sizes (seed 003: the HUD survives aggressive budgets). */
+export interface CapsuleForms {
+  full: Payload;
+  compact: Payload;
+}
+
+function capsuleReserve(capsule: Payload): Reserve {
+  const text = `,"capsule":${JSON.stringify(capsule)}`;
+  return { chars: text.length, bytes: utf8Bytes(text) };
+}
+
+/**
+ * A portal answer: the payload trimmed to what the capsule leaves, then the capsule — the full one
+ * when it leaves the payload at least MIN_BUDGET_CHARS, else the compact one. A payload that carries
+ * its own capsule (resume views) keeps it and gets the plain budget.
+ */
+export function applyBudgetWithCapsule(
+  payload: Payload,
+  spec: BudgetSpec | undefined,
+  args: BudgetArgs,
+  defaultProfile: BudgetProfile,
+  capsule: CapsuleForms,
+): Payload {
+  if ("capsule" in payload) return applyBudget(payload, spec, args, defaultProfile);
+  const { limits } = resolveLimits(args, defaultProfile);
+  const chosen = limits.chars - capsuleReserve(capsule.full).chars >= MIN_BUDGET_CHARS ? capsule.full : capsule.compact;
+  return { ...applyBudget(payload, spec, args, defaultProfile, capsuleReserve(chosen)), capsule: chosen };
 }

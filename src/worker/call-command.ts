@@ -6,8 +6,8 @@
 import type { z } from "zod";
 import type { Principal } from "../commands/context";
 import type { Command } from "../commands/registry";
-import { applyBudget } from "../shared/budget";
-import { type AppError, appError, CommandError, internalError } from "../shared/errors";
+import { applyBudget, applyBudgetWithCapsule, type CapsuleForms } from "../shared/budget";
+import { type AppError, appError, CommandError, type ErrorAction, internalError } from "../shared/errors";
 import { NAME_FIELDS } from "../shared/names";
 import { err, ok, type Result } from "../shared/result";
 import { resolveWorkspace } from "./workspace-resolution";
@@ -22,7 +22,8 @@ export interface CallSession {
 const MAX_REPORTED_ISSUES = 5;
 const ROLE_RANK = { read: 0, write: 1, admin: 2 } as const;
 
-export function invalidArguments(command: Command, error: z.ZodError): AppError {
+/** INVALID_INPUT (or INVALID_NAME for a single bad name) listing the first issues of a failed parse. */
+export function invalidArgumentsOf(tool: string, error: z.ZodError, hint: string, actions?: ErrorAction[]): AppError {
   const issues = error.issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({
     path: issue.path.join(".") || "(arguments)",
     message: issue.message,
@@ -32,17 +33,49 @@ export function invalidArguments(command: Command, error: z.ZodError): AppError 
   const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
   return appError(
     code,
-    `Invalid arguments for ${command.tool}: ${summary}`,
-    `Fix the listed fields; the tool's inputSchema in tools/list gives every field.`,
-    {
-      issues,
-    },
+    `Invalid arguments for ${tool}: ${summary}`,
+    `Fix the listed fields; ${hint} gives every field.`,
+    { issues },
+    actions,
   );
 }
 
-export async function callCommand(session: CallSession, command: Command, rawArgs: unknown): Promise<Result<Record<string, unknown>>> {
+export function invalidArguments(command: Command, error: z.ZodError, viaPortal = false): AppError {
+  if (!viaPortal) return invalidArgumentsOf(command.tool, error, "the tool's inputSchema in tools/list");
+  return invalidArgumentsOf(command.name, error, "system schema.get", [
+    { tool: "system", args: { op: "schema.get", args: { cmd: command.name } }, why: `${command.name}'s arguments and a valid example` },
+  ]);
+}
+
+export interface CallOptions {
+  /** A portal call: the answer carries the capsule (seed 003). */
+  capsule?: boolean;
+}
+
+/**
+ * The capsule of a command that reads no workspace (help, schema lookups): where is only the workspace
+ * the call would resolve to; next points at `status`, which knows the rest.
+ */
+function statelessCapsule(session: CallSession, args: Record<string, unknown>): CapsuleForms {
+  const resolution = resolveWorkspace(session.principal, session.lock, args.workspace);
+  const workspace = resolution.ok ? resolution.workspace : null;
+  const action = { tool: "status", args: workspace === null ? {} : { workspace }, purpose: "See where you are and what is next" };
+  const full = {
+    where: { workspace, lane: `shared + agent/${session.principal.agent_id}` },
+    why: [],
+    next: { action, backup: { tool: "system", args: { op: "help" }, purpose: "The portal workflow" } },
+  };
+  return { full, compact: { where: { workspace }, next: { action: { tool: action.tool, args: action.args } } } };
+}
+
+export async function callCommand(
+  session: CallSession,
+  command: Command,
+  rawArgs: unknown,
+  options: CallOptions = {},
+): Promise<Result<Record<string, unknown>>> {
   const parsed = command.input.safeParse(rawArgs ?? {});
-  if (!parsed.success) return err(invalidArguments(command, parsed.error));
+  if (!parsed.success) return err(invalidArguments(command, parsed.error, options.capsule === true));
   const args = parsed.data as Record<string, unknown>;
   const { principal } = session;
 
@@ -76,7 +109,9 @@ export async function callCommand(session: CallSession, command: Command, rawArg
 
   if (command.scope === "none") {
     try {
-      return ok(applyBudget(command.handler({ principal }, args) as Record<string, unknown>, command.budget, args, "default"));
+      const value = command.handler({ principal }, args) as Record<string, unknown>;
+      if (!options.capsule) return ok(applyBudget(value, command.budget, args, "default"));
+      return ok(applyBudgetWithCapsule(value, command.budget, args, "default", statelessCapsule(session, args)));
     } catch (error) {
       if (error instanceof CommandError) return err(error.error);
       console.error("stateless command failed", command.name, error);
@@ -89,7 +124,9 @@ export async function callCommand(session: CallSession, command: Command, rawArg
   const { workspace: _workspace, ...commandArgs } = args;
   try {
     const stub = session.env.WORKSPACES.getByName(resolution.workspace);
-    return (await stub.execute(command.name, commandArgs, principal, resolution.workspace)) as Result<Record<string, unknown>>;
+    return (await stub.execute(command.name, commandArgs, principal, resolution.workspace, {
+      capsule: options.capsule === true,
+    })) as Result<Record<string, unknown>>;
   } catch (error) {
     console.error("workspace call failed", command.name, error);
     return err(internalError());

@@ -9,9 +9,11 @@
 import { type CallToolResult, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { createMcpHandler, type StatelessMcpHandler } from "agents/mcp/server";
 import { findCommand } from "../commands/catalog";
+import { findPortal, stripNamePrefix } from "../commands/portals";
 import { renderTextBlock } from "../shared/json";
 import type { Result } from "../shared/result";
 import { type CallSession, callCommand } from "./call-command";
+import { callPortal } from "./portal-call";
 import { type SurfaceName, toolsOf } from "./surfaces/surfaces";
 import { TOOL_DEFINITIONS } from "./surfaces/tool-definitions";
 
@@ -19,7 +21,7 @@ export const SERVER_INFO = { name: "branchmind", version: "0.1.0" };
 export const MCP_ROUTE = "/mcp";
 
 const INSTRUCTIONS =
-  "BranchMind: durable, branchable working memory. Start with `status`; `help` explains the protocol. Every read is bounded (max_chars); every write is atomic and accepts idempotency_key.";
+  "BranchMind: durable, branchable working memory. Start with `status` (where you are, 1 best + 1 backup next action); `system` op help explains the portals; `open` reopens any ref. Every read is bounded (max_chars, budget_profile); every write is atomic and accepts idempotency_key.";
 
 export interface McpSession extends CallSession {
   surface: SurfaceName;
@@ -50,11 +52,16 @@ function buildServer(session: McpSession): Server {
   const tools = toolsOf(session.surface);
   server.setRequestHandler("tools/list", () => ({ tools }));
   server.setRequestHandler("tools/call", async (request) => {
-    const command = findCommand(request.params.name);
+    // `status` and `open` are both portals and commands: the surface's own kind of tool wins.
+    const portal = findPortal(request.params.name);
+    const command = findCommand(request.params.name) ?? findCommand(stripNamePrefix(request.params.name));
+    if (portal && (session.surface === "portals" || !command)) {
+      return toToolResult(await callPortal(session, portal, request.params.arguments));
+    }
     if (!command) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Unknown tool: ${request.params.name}. Call tools/list (toolset=full lists every tool) or the help tool.`,
+        `Unknown tool: ${request.params.name}. Call tools/list, or the system portal (op cmd.list) for every command.`,
       );
     }
     const result = toToolResult(await callCommand(session, command, request.params.arguments));

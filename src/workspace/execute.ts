@@ -7,10 +7,11 @@
  */
 
 import { ensureMain } from "../capabilities/branches/branches.store";
+import { compactCapsule, nextState } from "../capabilities/system/next-engine";
 import { findCommand } from "../commands/catalog";
 import type { CommandContext, JournalNote, Principal } from "../commands/context";
 import type { WorkspaceCommand } from "../commands/registry";
-import { applyBudget, resolveLimits } from "../shared/budget";
+import { applyBudget, applyBudgetWithCapsule, type CapsuleForms, resolveLimits } from "../shared/budget";
 import { appError, CommandError, fail, internalError } from "../shared/errors";
 import { err, ok, type Result, type Warning } from "../shared/result";
 import type { Db } from "./db";
@@ -23,6 +24,8 @@ export interface ExecuteRequest {
   args: Record<string, unknown>;
   principal: Principal;
   workspace: string;
+  /** A portal call: the answer carries the capsule (seed 003), and a read's budget leaves room for it. */
+  capsule?: boolean;
 }
 
 export function execute(db: Db, request: ExecuteRequest, nowMs: number): Result<Record<string, unknown>> {
@@ -32,7 +35,10 @@ export function execute(db: Db, request: ExecuteRequest, nowMs: number): Result<
       return err(appError("UNKNOWN_CMD", `Unknown command "${request.command}".`, "Call `help` for the list of commands."));
     }
     checkProjectGuard(db, request.args);
-    if (command.kind === "write") return ok(runWrite(db, command, request, nowMs));
+    if (command.kind === "write") {
+      const value = runWrite(db, command, request, nowMs);
+      return ok(request.capsule && !("capsule" in value) ? { ...value, capsule: capsuleOf(db, request, nowMs).full } : value);
+    }
     return ok(runRead(db, command, request, nowMs));
   } catch (error) {
     if (error instanceof CommandError) return err(error.error);
@@ -114,5 +120,12 @@ function runWrite(db: Db, command: WorkspaceCommand, request: ExecuteRequest, no
 function runRead(db: Db, command: WorkspaceCommand, request: ExecuteRequest, nowMs: number): Record<string, unknown> {
   const { ctx, warnings } = makeContext(db, request, nowMs, resolveLimits(request.args, "default").limits.chars);
   const value = withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings);
-  return applyBudget(value, command.budget, request.args, "default");
+  if (!request.capsule) return applyBudget(value, command.budget, request.args, "default");
+  return applyBudgetWithCapsule(value, command.budget, request.args, "default", capsuleOf(db, request, nowMs));
+}
+
+/** The portal capsule, read after the command (a write's capsule shows the state it left). */
+function capsuleOf(db: Db, request: ExecuteRequest, nowMs: number): CapsuleForms {
+  const state = nextState(makeContext(db, request, nowMs, undefined).ctx);
+  return { full: { ...state }, compact: compactCapsule(state) };
 }

@@ -43,9 +43,10 @@ export class WorkspaceObject extends DurableObject<Env> {
     args: Record<string, unknown>,
     principal: Principal,
     workspace: string,
+    options: { capsule?: boolean } = {},
   ): Promise<Result<Record<string, unknown>>> {
     try {
-      const request: ExecuteRequest = { command, args, principal, workspace };
+      const request: ExecuteRequest = { command, args, principal, workspace, capsule: options.capsule === true };
       const isWrite = findCommand(command)?.kind === "write";
       const tickBefore = isWrite ? read(this.db, "tick") : 0;
       const result = execute(this.db, request, Date.now());

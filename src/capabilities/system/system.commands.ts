@@ -14,6 +14,7 @@ import { lastEntry, namer } from "../docs/docs.store";
 import { engineSchema } from "../think/engine.schema";
 import { checkoutEngine } from "../think/engine.slice";
 import { GOLDEN_PATH, HELP_SECTIONS } from "./help-text";
+import { SCHEMA_COMMANDS } from "./schema.commands";
 
 const DEFAULTS = { branch: "main", docs: DEFAULT_DOCS };
 const defaultsSchema = z.object({
@@ -161,4 +162,4 @@ export const ping = defineCommand({
   handler: (ctx) => ({ workspace: ctx.workspace, agent_id: ctx.principal.agent_id, pong: true as const }),
 });
 
-export const SYSTEM_COMMANDS = [init, status, help, ping];
+export const SYSTEM_COMMANDS = [init, status, help, ping, ...SCHEMA_COMMANDS];

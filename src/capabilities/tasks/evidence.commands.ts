@@ -44,6 +44,7 @@ export const tasksEvidenceCapture = defineCommand({
   title: "Attach proof",
   description: `Attach proof to a checkpoint (default tests) of a step (step_id, path or "focus") or of the task: checks (lines; "CMD: …" and "LINK: …" or a bare URL are receipts, "<fill: …>" placeholders never count) and artifacts (cmd_output, diff, url; each at most ${MAX_ARTIFACT_BYTES} bytes). At most ${MAX_EVIDENCE_ITEMS} items per call. Never closes the step.`,
   kind: "write",
+  example: { target: "TASK-001", step: "focus", checks: ["CMD: npm test"] },
   input: {
     ...targetFields,
     ...stepSelectorFields,

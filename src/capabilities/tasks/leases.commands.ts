@@ -111,6 +111,7 @@ export const tasksStepLeaseClaim = defineCommand({
   title: "Claim a step",
   description: `Lease a step to yourself so that other agents' mutations of it fail STEP_LEASE_HELD until you release it or it expires (ticks, default ${DEFAULT_LEASE_TICKS}, at most ${MAX_LEASE_TICKS}). Re-claiming your own live lease changes nothing; force: true takes over another agent's lease (journaled).`,
   kind: "write",
+  example: { target: "TASK-001", step: "focus" },
   input: { ...targetFields, ...stepSelectorFields, ticks: ticksArg, force: z.boolean().default(false) },
   output: leaseOutput,
   handler: (ctx, args) => {
@@ -132,6 +133,7 @@ export const tasksStepLeaseRenew = defineCommand({
   description:
     "Extend your live lease on a step: it then expires `ticks` after the renewal. STEP_LEASE_NOT_HELD when you hold no live lease on it.",
   kind: "write",
+  example: { target: "TASK-001", step: "focus" },
   input: { ...targetFields, ...stepSelectorFields, ticks: ticksArg },
   output: leaseOutput,
   handler: (ctx, args) => {
@@ -148,6 +150,7 @@ export const tasksStepLeaseRelease = defineCommand({
   title: "Release a step lease",
   description: "Give up your live lease on a step. STEP_LEASE_NOT_HELD when you hold none.",
   kind: "write",
+  example: { target: "TASK-001", step: "focus" },
   input: { ...targetFields, ...stepSelectorFields },
   output: leaseOutput,
   handler: (ctx, args) => {
@@ -172,6 +175,7 @@ export const tasksStepLeaseGet = defineCommand({
   title: "Who holds a step",
   description: "A step's live lease (holder, acquired_tick, expires_tick) or null, and the workspace's current tick.",
   kind: "read",
+  example: { target: "TASK-001", step: "focus" },
   input: { ...targetFields, ...stepSelectorFields },
   output: { task: z.string(), step_id: z.string(), now_tick: z.number(), lease: leaseSchema.nullable(), expired: leaseSchema.optional() },
   handler: (ctx, args) => {

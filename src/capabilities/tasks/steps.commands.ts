@@ -106,6 +106,7 @@ export const tasksDefine = defineCommand({
   description:
     'Change a step\'s title, success_criteria, tests, blockers (["None"] clears), next_action, stop_criteria, or proof modes (off | warn | require per checkpoint tests/security/perf/docs). Step: step_id, path, or "focus".',
   kind: "write",
+  example: { target: "TASK-001", step: "focus", title: "Write the failing test" },
   input: {
     ...targetFields,
     ...stepSelectorFields,
@@ -220,6 +221,7 @@ export const tasksVerify = defineCommand({
   title: "Confirm checkpoints",
   description: "Confirm (or unconfirm) a step's checkpoints: criteria, tests, security, perf, docs. Does not close the step.",
   kind: "write",
+  example: { target: "TASK-001", step: "focus", checkpoints: { criteria: { confirmed: true } } },
   input: { ...targetFields, ...stepSelectorFields, expected_revision: expectedRevision, checkpoints: checkpointsInput },
   output: stepOutput,
   handler: (ctx, args) => {
@@ -249,6 +251,7 @@ export const tasksDone = defineCommand({
   description:
     "Mark a step completed. Gated: criteria and tests confirmed (plus security/perf/docs once they carry proof or require it) else CHECKPOINTS_NOT_CONFIRMED; a checkpoint in require mode needs a CMD:/LINK: receipt else PROOF_REQUIRED.",
   kind: "write",
+  example: { target: "TASK-001", step: "focus" },
   input: { ...targetFields, ...stepSelectorFields, expected_revision: expectedRevision, override: overrideSchema },
   output: stepOutput,
   handler: (ctx, args) => {
@@ -286,6 +289,7 @@ export const tasksCloseStep = defineCommand({
   description:
     'Confirm checkpoints and close the step in one atomic call (events step_verified, step_done). checkpoints: "gate" (criteria + tests, default), "all", or an object like {criteria: true}. The proof gates of tasks_done apply.',
   kind: "write",
+  example: { target: "TASK-001", step: "focus" },
   input: {
     ...targetFields,
     ...stepSelectorFields,
@@ -304,6 +308,7 @@ export const tasksProgress = defineCommand({
   description:
     "completed: true marks a step done through the same gates as tasks_done unless force: true (recorded in the event); completed: false reopens it.",
   kind: "write",
+  example: { target: "TASK-001", step: "focus", completed: true },
   input: {
     ...targetFields,
     ...stepSelectorFields,
@@ -341,6 +346,7 @@ export const tasksBlock = defineCommand({
   title: "Block or unblock a step",
   description: "Mark a step blocked (with a reason) or unblocked (blocked: false).",
   kind: "write",
+  example: { target: "TASK-001", step: "focus", reason: "Waiting for review" },
   input: {
     ...targetFields,
     ...stepSelectorFields,

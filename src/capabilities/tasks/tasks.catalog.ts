@@ -2,6 +2,7 @@
 
 import { tasksDiagnostics, tasksLint } from "./diagnostics.commands";
 import { tasksEvidenceCapture } from "./evidence.commands";
+import { tasksExecuteNext } from "./execute-next.commands";
 import { tasksStepLeaseClaim, tasksStepLeaseGet, tasksStepLeaseRelease, tasksStepLeaseRenew } from "./leases.commands";
 import { tasksMacroCloseStep, tasksMacroFinish, tasksMacroStart, tasksTemplatesList } from "./macros.commands";
 import { tasksResumeSuper, tasksSnapshot } from "./resume.commands";
@@ -42,6 +43,7 @@ export const TASK_COMMANDS = [
   tasksRadar,
   tasksContext,
   tasksDelta,
+  tasksExecuteNext,
   tasksDiagnostics,
   tasksLint,
   tasksMacroStart,

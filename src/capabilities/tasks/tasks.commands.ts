@@ -175,6 +175,7 @@ export const tasksEdit = defineCommand({
   description:
     "Change a plan's or task's title, description, context, contract, priority, tags, reasoning_mode (normal | strict; it takes effect on tasks), or status TODO/ACTIVE (use tasks_complete for DONE, PARKED, CANCELED). expected_revision refuses stale writes (REVISION_MISMATCH). Target defaults to your focus.",
   kind: "write",
+  example: { target: "TASK-001", title: "Ship the importer" },
   input: {
     ...targetFields,
     expected_revision: expectedRevision,

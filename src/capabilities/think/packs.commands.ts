@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
+import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
 import type { Warning } from "../../shared/result";
@@ -72,6 +73,32 @@ function repairPack(trimmed: Record<string, unknown>, original: Record<string, u
   };
 }
 
+/**
+ * Trim order under a budget, least worth keeping first: the long lists (trace, cards, notes), then the
+ * engine's prose, then the signals, decisions last. Every list is stubbed before any is dropped, so a
+ * tight pack keeps ids and refs (cards by id and version, engine findings by code and refs, actions by
+ * kind, title and refs without their calls) and then loses whole items in this order: the engine's
+ * signals, evidence, the engine's actions (the best one last), blockers, decisions. So the engine's
+ * block (its actions carry full copyable calls) never crowds the decisions and blockers out of a small budget.
+ */
+const PACK_BUDGET: BudgetSpec = {
+  lists: [
+    "trace.entries",
+    "cards",
+    "notes.entries",
+    "engine.signals",
+    "signals.evidence",
+    "engine.actions",
+    "signals.blockers",
+    "signals.decisions",
+  ],
+  keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "lane", "title", "code", "severity", "priority", "refs"])],
+  // Notes and trace are oldest-first tails (trim their oldest); cards, signals and the engine's ranked
+  // findings are newest (or best) first.
+  trimFromEnd: ["cards", "engine.signals", "signals.evidence", "engine.actions", "signals.blockers", "signals.decisions"],
+  repair: repairPack,
+};
+
 export const contextPack = defineCommand({
   name: "think.context_pack",
   tool: "context_pack",
@@ -117,13 +144,7 @@ export const contextPack = defineCommand({
     engine: engineSchema.optional(),
     truncated: z.boolean(),
   },
-  budget: {
-    lists: ["trace.entries", "cards", "notes.entries", "signals.evidence", "signals.decisions", "signals.blockers", "engine.signals"],
-    keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "lane", "title", "code", "severity"])],
-    // Notes and trace are oldest-first tails (trim their oldest); cards and signals are newest-first.
-    trimFromEnd: ["cards", "signals.evidence", "signals.decisions", "signals.blockers", "engine.signals"],
-    repair: repairPack,
-  },
+  budget: PACK_BUDGET,
   handler: (ctx, args) => {
     const explicitDocs = [args.ref, args.notes_doc, args.trace_doc, args.graph_doc].some((value) => value !== undefined);
     if (args.target !== undefined && explicitDocs) {

@@ -149,6 +149,7 @@ function typedWrapper(type: (typeof CARD_TYPES)[number]) {
     title: `Add a ${type} card`,
     description: `think_card with type ${type}: title and/or text, optional id, status (default open), tags, meta, supports/blocks.`,
     kind: "write",
+    example: { title: "Notes stay append-only" },
     input: {
       ...scopeFields,
       id: nodeIdSchema.optional(),
@@ -429,6 +430,7 @@ export const thinkPipeline = defineCommand({
   description:
     "Write frame → hypothesis → test → evidence → decision cards in one transaction (any stage may be omitted, at least one given), each linked by `supports` to the previous stage present. status sets stage statuses (keys must be provided stages). note_decision summarizes the decision into the notes doc.",
   kind: "write",
+  example: { hypothesis: "The cache serves stale reads", decision: "Invalidate the cache on write" },
   input: {
     ...scopeFields,
     frame: stageText.optional(),

@@ -160,6 +160,7 @@ export const reset = defineCommand({
   description:
     "Move the head of a branch (default: your checkout) to a commit (`seq`, or the commit a `tag` names). `log` then starts there; nothing is deleted.",
   kind: "write",
+  example: { tag: "v1" },
   input: {
     ref: branchArg.optional().describe("Branch; defaults to your checkout."),
     seq: z.number().int().positive().optional().describe("Commit seq to point at."),

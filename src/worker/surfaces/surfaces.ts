@@ -1,15 +1,17 @@
 /**
- * Toolsets, chosen per connection with `?toolset=`: `core` (4 tools for the smallest loop), `daily`
- * (the golden path) and `full` (every command under its seed 001 name; `branchmind_*` names are
- * accepted when called). Listing is narrowed by the surface; calling accepts any known command name,
- * so an agent following a hint never hits a wall. `full` is the default until the portal surface.
+ * Toolsets, chosen per connection with `?toolset=`: `portals` (the default: seed 002's portals, one
+ * envelope each), `core` (4 tools for the smallest loop), `daily` (the golden path) and `full` (every
+ * command under its seed 001 name; `branchmind_*` names are accepted when called). Listing is narrowed
+ * by the surface; calling accepts any portal and any known command name on every surface, so an agent
+ * following a hint never hits a wall.
  */
 import { COMMANDS } from "../../commands/catalog";
+import { portalDefinitions } from "./portal-definitions";
 import { TOOL_DEFINITIONS, type ToolDefinition } from "./tool-definitions";
 
-export const SURFACE_NAMES = ["core", "daily", "full"] as const;
+export const SURFACE_NAMES = ["portals", "core", "daily", "full"] as const;
 export type SurfaceName = (typeof SURFACE_NAMES)[number];
-export const DEFAULT_SURFACE: SurfaceName = "full";
+export const DEFAULT_SURFACE: SurfaceName = "portals";
 
 const CORE = ["status", "notes_commit", "show", "macro_branch_note"];
 const DAILY = [
@@ -35,7 +37,7 @@ function pick(names: string[]): ToolDefinition[] {
   });
 }
 
-const SURFACE_TOOLS: Record<SurfaceName, ToolDefinition[]> = {
+const SURFACE_TOOLS: Record<Exclude<SurfaceName, "portals">, ToolDefinition[]> = {
   core: pick(CORE),
   daily: pick(DAILY),
   full: pick(COMMANDS.map((command) => command.tool)),
@@ -46,5 +48,5 @@ export function isSurfaceName(value: string): value is SurfaceName {
 }
 
 export function toolsOf(surface: SurfaceName): ToolDefinition[] {
-  return SURFACE_TOOLS[surface];
+  return surface === "portals" ? portalDefinitions() : SURFACE_TOOLS[surface];
 }

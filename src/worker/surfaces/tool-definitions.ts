@@ -13,12 +13,14 @@ export interface ToolDefinition {
   title: string;
   description: string;
   inputSchema: Record<string, unknown> & { type: "object" };
-  outputSchema: Record<string, unknown> & { type: "object" };
+  /** Portal tools return many shapes (any command's answer plus the capsule) and declare none. */
+  outputSchema?: Record<string, unknown> & { type: "object" };
+  /** Flat tools set all four hints; portal tools only those whose MCP default would be wrong. */
   annotations: {
-    title: string;
-    readOnlyHint: boolean;
-    destructiveHint: boolean;
-    idempotentHint: boolean;
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
     openWorldHint: boolean;
   };
 }

@@ -1,0 +1,212 @@
+/**
+ * What `open` shows for each kind of ref, read-only: a card with its edges, a document entry, a plan's
+ * or task's capsule, a step with its lease, and an anchor's canon-first cards. Cards and anchors are
+ * read from the caller's checkout graph doc (`graph`); lanes apply (shared + the caller's own lane,
+ * every lane with include_drafts), and a card the caller may not see is reported exactly like a
+ * missing one. Lookups that find nothing fail UNKNOWN_ID with a recovery hint.
+ */
+import type { CommandContext } from "../../commands/context";
+import { fail } from "../../shared/errors";
+import { branchById, checkoutOf, type Source, sourcesOf } from "../branches/branches.store";
+import { DEFAULT_DOCS } from "../docs/docs.schema";
+import { toEntry } from "../docs/docs.store";
+import { edgesTouching, isLive, lookupVersion, toEdge, type VersionRow } from "../graph/graph.store";
+import { queryWhere } from "../graph/graph-filters.store";
+import { agentLane, laneOf, SHARED_LANE } from "../graph/lanes";
+import { liveLease } from "../tasks/leases.store";
+import { resumeView } from "../tasks/resume.commands";
+import { findStep, requireEntity, toStep } from "../tasks/tasks.store";
+import { ANY, allOf, ofType } from "../think/card-filters.store";
+import { type Card, toCard, visibleCards } from "../think/card-view";
+import { entryAtSeq, taskOfStep } from "./open.store";
+
+export interface OpenOptions {
+  /** Bounds every list of the answer (anchor cards, card edges). */
+  limit: number;
+  /** Every lane (like view=audit) instead of shared + the caller's own. */
+  allLanes: boolean;
+}
+
+/** Relations that get a list of their own; every other relation goes to `other`. */
+const NAMED_RELS = ["supports", "blocks"] as const;
+/** Canon-first order of an anchor's cards: pinned, then these types, then the rest (newest first in each). */
+const CANON_TYPES = ["decision", "evidence", "test"] as const;
+const PINNED_TAG = "pinned";
+
+function mayRead(ctx: CommandContext, lane: string, allLanes: boolean): boolean {
+  return allLanes || lane === SHARED_LANE || lane === agentLane(ctx.principal.agent_id);
+}
+
+function checkoutGraph(ctx: CommandContext) {
+  const branch = checkoutOf(ctx.db, ctx.principal.agent_id);
+  return { branch, sources: sourcesOf(ctx.db, branch), doc: DEFAULT_DOCS.graph };
+}
+
+// ---------------------------------------------------------------------------------------------
+// CARD-…
+
+type OpenEdge = ReturnType<typeof toOpenEdge>;
+
+function toOpenEdge(row: VersionRow, cardId: string) {
+  const { deleted: _deleted, ...edge } = toEdge(row);
+  return { ...edge, direction: edge.from === cardId ? ("out" as const) : ("in" as const) };
+}
+
+/**
+ * The card's live edges, newest first, at most `limit` in all, grouped by relation. An edge whose other
+ * end is a card in a lane the caller may not see is left out (it would name that draft).
+ */
+function cardEdges(ctx: CommandContext, sources: Source[], doc: string, cardId: string, options: OpenOptions) {
+  const rows = edgesTouching(ctx.db, sources, doc, cardId, options.limit + 1);
+  const visible = rows
+    .filter((row) => {
+      const other = row.from_id === cardId ? row.to_id : row.from_id;
+      if (other === null || other === cardId) return true;
+      const node = lookupVersion(ctx.db, sources, doc, "node", other);
+      return !isLive(node) || mayRead(ctx, laneOf(node), options.allLanes);
+    })
+    .sort((a, b) => b.seq - a.seq);
+  const shown = visible.slice(0, options.limit).map((row) => toOpenEdge(row, cardId));
+  const groups: Record<(typeof NAMED_RELS)[number] | "other", OpenEdge[]> = { supports: [], blocks: [], other: [] };
+  for (const edge of shown)
+    groups[(NAMED_RELS as readonly string[]).includes(edge.rel) ? (edge.rel as "supports" | "blocks") : "other"].push(edge);
+  // More than `limit` edges came back (before the lane filter): some may not be shown.
+  return { ...groups, has_more: rows.length > options.limit };
+}
+
+export function openCard(ctx: CommandContext, id: string, options: OpenOptions) {
+  const { branch, sources, doc } = checkoutGraph(ctx);
+  const row = lookupVersion(ctx.db, sources, doc, "node", id);
+  if (!isLive(row) || !mayRead(ctx, laneOf(row), options.allLanes)) {
+    fail(
+      "UNKNOWN_ID",
+      `No card ${id} in ${branch.name}/${doc}.`,
+      "List cards with `think_query` (your checkout's graph doc); a draft in another agent's lane opens only with include_drafts: true.",
+      { id, branch: branch.name, graph_doc: doc },
+      [{ tool: "think_query", args: { limit: 20 }, why: "See the cards you can open." }],
+    );
+  }
+  return {
+    kind: "card" as const,
+    ref: id,
+    card: toCard(row),
+    edges: cardEdges(ctx, sources, doc, id, options),
+    head: { branch: branch.name, doc, seq: row.seq, ts: new Date(row.ts_ms).toISOString() },
+    truncated: false,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// <doc>@<seq>
+
+export function openEntry(ctx: CommandContext, doc: string, seq: number) {
+  // Load at most what the budget can show (+1, so a longer content is known to be cut).
+  const found = entryAtSeq(ctx.db, seq, (ctx.readLimitChars ?? Number.MAX_SAFE_INTEGER) + 1);
+  if (found === undefined) {
+    fail(
+      "UNKNOWN_ID",
+      `No document entry has seq ${seq}.`,
+      "Seqs are global (graph versions use them too); read a document with `show` to see its entries' seqs.",
+      { ref: `${doc}@${seq}`, seq },
+    );
+  }
+  if (found.row.doc !== doc) {
+    fail(
+      "UNKNOWN_ID",
+      `Entry ${seq} is not in doc "${doc}".`,
+      `Seqs are global and a ref names its entry's doc: open ${found.row.doc}@${seq}.`,
+      { ref: `${doc}@${seq}`, seq, doc },
+      [{ tool: "open", args: { id: `${found.row.doc}@${seq}` }, why: "The same seq under its own doc." }],
+    );
+  }
+  const entry = toEntry(found.row, branchById(ctx.db, found.row.branch_id).name);
+  return {
+    kind: "entry" as const,
+    ref: `${doc}@${seq}`,
+    entry,
+    ...(found.contentLength > entry.content.length ? { content_truncated: true } : {}),
+    truncated: false,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// TASK-… / PLAN-…
+
+/** The read-only capsule view of a plan or task; the caller's focus is neither used nor changed. */
+export function openTarget(ctx: CommandContext, kind: "task" | "plan", id: string, options: OpenOptions) {
+  const view = resumeView(ctx, { target: id, view: options.allLanes ? "audit" : "focus_only" }, "open");
+  return {
+    kind,
+    ref: id,
+    view: view.view,
+    target: view.target,
+    reasoning_ref: view.reasoning_ref,
+    step_focus: view.step_focus,
+    capsule: view.capsule,
+    truncated: false,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// STEP-…
+
+export function openStep(ctx: CommandContext, id: string) {
+  const taskId = taskOfStep(ctx.db, id);
+  const step = taskId === undefined ? undefined : findStep(ctx.db, taskId, { id });
+  if (taskId === undefined || step === undefined) {
+    fail("UNKNOWN_ID", `No step ${id} in this workspace.`, "List a task's steps with `tasks_radar` (step ids look like STEP-0000000A).", {
+      id,
+    });
+  }
+  const task = requireEntity(ctx.db, taskId);
+  const lease = liveLease(ctx.db, step.id);
+  return {
+    kind: "step" as const,
+    ref: id,
+    task: { id: task.id, title: task.title, status: task.status },
+    step: toStep(step),
+    lease: lease ? { holder: lease.holder, expires_tick: lease.expires_tick } : null,
+    truncated: false,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// a:<slug>
+
+function canonRank(card: Card): number {
+  if (card.tags.includes(PINNED_TAG)) return 0;
+  const type = (CANON_TYPES as readonly string[]).indexOf(card.type);
+  return type === -1 ? CANON_TYPES.length + 1 : type + 1;
+}
+
+/**
+ * The visible cards tagged exactly `tag`, canon-first: pinned, then decision, evidence and test cards,
+ * then the rest, newest first within each rank, at most `limit`. One bounded page per rank (each
+ * holds every card of its rank that can make the first `limit`), merged without repeats.
+ */
+export function openAnchor(ctx: CommandContext, slug: string, tag: string, options: OpenOptions) {
+  const { branch, sources, doc } = checkoutGraph(ctx);
+  const tagged = queryWhere({ tags_any: [tag] });
+  const page = (extra: typeof ANY) =>
+    visibleCards(ctx, doc, sources, allOf(tagged, extra), { limit: options.limit, allLanes: options.allLanes });
+  const all = page(ANY);
+  const ranked = [page(queryWhere({ tags_any: [PINNED_TAG] })), ...CANON_TYPES.map((type) => page(ofType(type))), all];
+  const seen = new Set<string>();
+  const cards = ranked
+    .flatMap((found) => found.cards)
+    .filter((card) => !seen.has(card.id) && seen.add(card.id))
+    .sort((a, b) => canonRank(a) - canonRank(b) || b.last_seq - a.last_seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, options.limit);
+  return {
+    kind: "anchor" as const,
+    ref: tag,
+    anchor: tag,
+    slug,
+    registered: false,
+    branch: branch.name,
+    graph_doc: doc,
+    cards,
+    has_more: all.next !== undefined,
+    truncated: false,
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The ref grammar of `open` (seed 002, facts §3.4): one stable string names any artifact. This module
+ * only parses and validates a ref into a typed value; what a ref points at is looked up elsewhere.
+ * Pure: no I/O, no clock.
+ *
+ *   CARD-…                                  a thinking card (incl. CARD-PUB-…)
+ *   <doc>@<seq>                             the document entry with that global seq
+ *   TASK-… / PLAN-… / STEP-… / JOB-…        a task, plan, step or job (JOB-…@<seq>: a job event)
+ *   a:<slug>                                an anchor (slug: lowercase letters, digits, dashes, ≤ 64)
+ *   code:<path>#L<a>-L<b>[@sha256:<hex64>]  a slice of a repo file (1-based inclusive, ≤ 240 lines)
+ */
+
+/** The grammar, as told to callers in descriptions and recovery hints. */
+export const REF_GRAMMAR =
+  "CARD-<id>, <doc>@<seq> (e.g. notes@12), TASK-<n>, PLAN-<n>, STEP-<hex>, JOB-<id>, a:<slug>, code:<path>#L<a>-L<b>[@sha256:<64 hex>]";
+
+/** Longest anchor slug (the original's key rule). */
+export const MAX_ANCHOR_SLUG_CHARS = 64;
+/** Most lines one code slice may span (the original's bound). */
+export const MAX_CODE_REF_LINES = 240;
+/** Line numbers and seqs: digits accepted before converting (keeps numbers exact). */
+const MAX_DIGITS = 15;
+
+const ANCHOR_SLUG = /^[a-z0-9][a-z0-9-]*$/;
+const ENTRY_REF = new RegExp(`^(.+)@([0-9]{1,${MAX_DIGITS}})$`);
+const LINE_RANGE = new RegExp(`#L([0-9]{1,${MAX_DIGITS}})-L([0-9]{1,${MAX_DIGITS}})$`);
+const SHA256 = /^[0-9a-fA-F]{64}$/;
+const SHA_MARK = "@sha256:";
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to reject control characters.
+const CONTROL = /[\x00-\x1f\x7f]/;
+
+export type Ref =
+  | { kind: "card"; id: string }
+  | { kind: "entry"; doc: string; seq: number }
+  | { kind: "task" | "plan" | "step"; id: string }
+  | { kind: "job"; id: string }
+  | { kind: "anchor"; slug: string; tag: string }
+  | { kind: "code"; path: string; start: number; end: number; sha256?: string; normalized: string }
+  /** A ref of a known form that breaks its rules: `problem` says what is wrong. */
+  | { kind: "malformed"; form: "anchor" | "code"; problem: string; suggestion?: string }
+  | { kind: "unknown" };
+
+export function parseRef(raw: string): Ref {
+  const id = raw.trim();
+  if (id.startsWith("code:")) return parseCodeRef(id);
+  if (id.startsWith("a:")) return parseAnchor(id.slice(2));
+  if (id.startsWith("JOB-")) return { kind: "job", id };
+  const entry = ENTRY_REF.exec(id);
+  if (entry) {
+    const doc = entry[1] as string;
+    // A doc name has no control characters or '|' and no surrounding spaces (shared/names.ts).
+    if (!CONTROL.test(doc) && !doc.includes("|") && doc.trim() === doc) return { kind: "entry", doc, seq: Number(entry[2]) };
+    return { kind: "unknown" };
+  }
+  if (id.startsWith("CARD-")) return { kind: "card", id };
+  if (id.startsWith("TASK-")) return { kind: "task", id };
+  if (id.startsWith("PLAN-")) return { kind: "plan", id };
+  if (id.startsWith("STEP-")) return { kind: "step", id };
+  return { kind: "unknown" };
+}
+
+/** A best-effort slug for a malformed anchor: lowercase, runs of other characters become one dash. */
+export function suggestSlug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, MAX_ANCHOR_SLUG_CHARS)
+    .replace(/-+$/, "");
+}
+
+function parseAnchor(slug: string): Ref {
+  const malformed = (problem: string): Ref => {
+    const suggestion = suggestSlug(slug);
+    return { kind: "malformed", form: "anchor", problem, ...(suggestion ? { suggestion: `a:${suggestion}` } : {}) };
+  };
+  if (slug.length === 0) return malformed("the anchor slug is empty");
+  if (slug.length > MAX_ANCHOR_SLUG_CHARS) return malformed(`the anchor slug is longer than ${MAX_ANCHOR_SLUG_CHARS} characters`);
+  if (!ANCHOR_SLUG.test(slug))
+    return malformed("an anchor slug holds only lowercase letters, digits and dashes, and starts with a letter or digit");
+  return { kind: "anchor", slug, tag: `a:${slug}` };
+}
+
+function parseCodeRef(id: string): Ref {
+  const malformed = (problem: string): Ref => ({ kind: "malformed", form: "code", problem });
+  let rest = id.slice("code:".length);
+  let sha256: string | undefined;
+  const mark = rest.lastIndexOf(SHA_MARK);
+  if (mark !== -1 && mark > rest.lastIndexOf("#")) {
+    const hex = rest.slice(mark + SHA_MARK.length);
+    if (!SHA256.test(hex)) return malformed("the sha256 suffix must be exactly 64 hex digits");
+    sha256 = hex.toLowerCase();
+    rest = rest.slice(0, mark);
+  } else if (rest.lastIndexOf("@") > rest.lastIndexOf("#")) {
+    return malformed("only @sha256:<64 hex> may follow the line range");
+  }
+  const range = LINE_RANGE.exec(rest);
+  if (!range) return malformed("the line range is missing or malformed (expected #L<a>-L<b>, e.g. #L10-L42)");
+  const path = rest.slice(0, range.index);
+  const start = Number(range[1]);
+  const end = Number(range[2]);
+  if (path.length === 0) return malformed("the path is empty");
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) return malformed("the path must be repo-relative, not absolute");
+  if (path.includes("\\")) return malformed("the path may not contain a backslash (use /)");
+  if (path.endsWith("/")) return malformed("the path names a directory; name a file");
+  if (CONTROL.test(path)) return malformed("the path may not contain control characters");
+  if (path.split("/").includes("..")) return malformed("the path may not contain a '..' segment");
+  if (start < 1) return malformed("line numbers start at 1");
+  if (end < start) return malformed(`the range ends (L${end}) before it starts (L${start})`);
+  if (end - start + 1 > MAX_CODE_REF_LINES) return malformed(`the range spans ${end - start + 1} lines; at most ${MAX_CODE_REF_LINES}`);
+  const normalized = `code:${path}#L${start}-L${end}${sha256 === undefined ? "" : `${SHA_MARK}${sha256}`}`;
+  return { kind: "code", path, start, end, ...(sha256 === undefined ? {} : { sha256 }), normalized };
+}

@@ -1,0 +1,149 @@
+/**
+ * What the system portal says about one command: where it lives (its portal and golden op), its
+ * argument schema as JSON Schema (without `workspace`, which the envelope carries), a minimal valid
+ * example, the portal call that runs it, and its anchor in docs/commands.md. Also resolves any
+ * accepted name (dotted, flat, alias, `branchmind_*`, `branchmind.`/`branchmind/` prefixes, seed 000/001
+ * names) and builds the UNKNOWN_CMD error with a "did you mean" action.
+ *
+ * The catalog imports the system commands, which import this module: nothing here touches the
+ * catalog or the portal table at module load, only inside functions (memoized on first use).
+ */
+import { z } from "zod";
+import { COMMANDS, findCommand, namesOf } from "../../commands/catalog";
+import { allPortals, CALL_OP, domainOf, type Portal, portalOf, portals, stripNamePrefix } from "../../commands/portals";
+import { anchorOf } from "../../commands/reference";
+import type { Command } from "../../commands/registry";
+import { type ErrorAction, fail } from "../../shared/errors";
+import { closestName } from "./closest-name";
+import { type JsonSchema, minimalArgs } from "./examples";
+import { findLegacyName, LEGACY_NAMES } from "./legacy-names";
+
+/** The generated command reference that `doc_ref` points into. */
+export const COMMAND_REFERENCE_PATH = "docs/commands.md";
+/** Reads called through a portal default to its profile (seed 002): the example call says so. */
+const PORTAL_BUDGET_PROFILE = "portal";
+
+export interface Place {
+  portal: Portal;
+  /** The portal's golden op for this command, if it has one. */
+  op?: string;
+}
+
+let places: Map<string, Place> | undefined;
+
+/**
+ * Where each command is called: the listed portal whose golden op runs it (`system.status` → the
+ * `status` portal), else the portal of its domain with `op: "call"`.
+ */
+export function placeOf(command: Command): Place {
+  if (!places) {
+    const built = new Map<string, Place>();
+    for (const portal of portals()) {
+      for (const [op, cmd] of Object.entries(portal.ops)) if (!built.has(cmd)) built.set(cmd, { portal, op });
+    }
+    for (const candidate of COMMANDS) if (!built.has(candidate.name)) built.set(candidate.name, { portal: portalOf(candidate) });
+    places = built;
+  }
+  return places.get(command.name) ?? { portal: portalOf(command) };
+}
+
+/** Names of every seed 002 portal that is not listed yet (its domains have no command). */
+export function unpluggedPortals(): string[] {
+  const listed = new Set(portals().map((portal) => portal.name));
+  return allPortals()
+    .map((portal) => portal.name)
+    .filter((name) => !listed.has(name));
+}
+
+const argsSchemas = new Map<string, JsonSchema>();
+
+/** The command's input as JSON Schema, as a client sends it, minus `workspace` and `$schema`. */
+export function argsSchemaOf(command: Command): JsonSchema {
+  let schema = argsSchemas.get(command.name);
+  if (!schema) {
+    const { $schema: _dialect, ...rest } = z.toJSONSchema(command.input, { io: "input", unrepresentable: "any" }) as JsonSchema;
+    const { workspace: _workspace, ...properties } = (rest.properties ?? {}) as Record<string, JsonSchema>;
+    schema = { ...rest, properties };
+    if (Array.isArray(rest.required)) schema.required = (rest.required as string[]).filter((name) => name !== "workspace");
+    argsSchemas.set(command.name, schema);
+  }
+  return schema;
+}
+
+const examples = new Map<string, Record<string, unknown>>();
+
+/** The command's own `example`, else the smallest arguments its schema accepts. */
+export function exampleArgsOf(command: Command): Record<string, unknown> {
+  let example = examples.get(command.name);
+  if (!example) {
+    example = command.example ?? minimalArgs(argsSchemaOf(command), { domain: domainOf(command) });
+    examples.set(command.name, example);
+  }
+  return example;
+}
+
+export interface ExampleCall {
+  tool: string;
+  args: { op: string; cmd?: string; args: Record<string, unknown>; budget_profile?: string };
+}
+
+/** The portal call that runs the command with its example arguments (golden op when there is one). */
+export function exampleCallOf(command: Command): ExampleCall {
+  const { portal, op } = placeOf(command);
+  return {
+    tool: portal.name,
+    args: {
+      op: op ?? CALL_OP,
+      ...(op === undefined ? { cmd: command.name } : {}),
+      args: exampleArgsOf(command),
+      ...(command.kind === "read" ? { budget_profile: PORTAL_BUDGET_PROFILE } : {}),
+    },
+  };
+}
+
+export function docRefOf(command: Command): { path: string; anchor: string } {
+  return { path: COMMAND_REFERENCE_PATH, anchor: anchorOf(command.name) };
+}
+
+/** A command by any name it answers to, with the `branchmind.`/`branchmind/` prefixes, or by a seed 000/001 name. */
+export function resolveCommand(name: string): Command | undefined {
+  const bare = stripNamePrefix(name);
+  return findCommand(bare) ?? resolveLegacy(bare);
+}
+
+function resolveLegacy(name: string): Command | undefined {
+  const entry = findLegacyName(name);
+  return entry === undefined ? undefined : findCommand(entry.cmd);
+}
+
+let knownNames: string[] | undefined;
+
+/** The known name closest to `name` (every accepted name and every seed 000/001 name), as its command's dotted name. */
+export function closestCommand(name: string): Command | undefined {
+  knownNames ??= [...COMMANDS.flatMap(namesOf), ...LEGACY_NAMES.map((entry) => entry.old_name)];
+  const closest = closestName(stripNamePrefix(name), knownNames);
+  return closest === undefined ? undefined : resolveCommand(closest);
+}
+
+/** UNKNOWN_CMD with 1 best action (the schema of the closest command) and 1 backup (the command list). */
+export function failUnknownCommand(name: string, field: string): never {
+  const closest = closestCommand(name);
+  const actions: ErrorAction[] = [];
+  if (closest) {
+    actions.push({
+      tool: "system",
+      args: { op: "schema.get", args: { cmd: closest.name } },
+      why: `Closest known command: ${closest.name} (${closest.tool}); see its arguments and an example call`,
+    });
+  }
+  actions.push({ tool: "system", args: { op: "cmd.list" }, why: "List every command with its portal and golden op" });
+  fail(
+    "UNKNOWN_CMD",
+    `Unknown command "${name}".`,
+    closest
+      ? `Did you mean ${closest.name}? Any accepted name works (dotted, flat tool name, branchmind_*); system cmd.list lists them.`
+      : "Call system cmd.list for every command; migration.lookup maps old tool names.",
+    { [field]: name, ...(closest ? { did_you_mean: closest.name } : {}) },
+    actions,
+  );
+}

@@ -1,0 +1,196 @@
+/**
+ * The v1 portals (seed 002): a dozen tools that front the whole command catalog. Each portal owns one or
+ * more command domains (the first segment of a dotted name), names a few golden ops (short names for its
+ * everyday commands) and accepts `op: "call"` with any command. Pure data derived from the catalog, so
+ * the MCP surface, `system ops.summary`, `schema.get` examples and the docs all read the same table.
+ * A portal whose domains have no command yet (jobs, records) is not listed until they do.
+ */
+import { COMMANDS, findCommand } from "./catalog";
+import type { Command } from "./registry";
+
+export interface Portal {
+  name: string;
+  title: string;
+  /** What it is for, in one line: it becomes the tool description together with the golden ops. */
+  summary: string;
+  /** Command domains this portal fronts (`tasks` fronts `tasks.*`). */
+  domains: string[];
+  /** Golden op → command name, in the order they are shown. */
+  ops: Record<string, string>;
+  /** The op used when the envelope names none (portals with a single purpose). */
+  defaultOp?: string;
+  /** Every golden op only reads. */
+  readOnly: boolean;
+}
+
+/** The envelope's escape hatch: run any command of the catalog by name. */
+export const CALL_OP = "call";
+
+const PORTAL_TABLE: Portal[] = [
+  {
+    name: "status",
+    title: "Status",
+    summary: "Where you are and the next move: workspace state plus 1 best + 1 backup action.",
+    domains: [],
+    ops: { status: "system.status" },
+    defaultOp: "status",
+    readOnly: true,
+  },
+  {
+    name: "open",
+    title: "Open a ref",
+    summary: "Open any artifact by its ref: CARD-*, <doc>@<seq>, TASK-*, PLAN-*, STEP-*, JOB-*, a:<slug>, code:<path>#L<a>-L<b>.",
+    domains: ["open"],
+    ops: { open: "open" },
+    defaultOp: "open",
+    readOnly: true,
+  },
+  {
+    name: "workspace",
+    title: "Workspace",
+    summary: "Bulk import into a workspace (admin).",
+    domains: ["workspace"],
+    ops: { import: "workspace.import" },
+    readOnly: false,
+  },
+  {
+    name: "tasks",
+    title: "Tasks",
+    summary: "Plans, tasks, steps, proof, focus, leases and resume views.",
+    domains: ["tasks"],
+    ops: {
+      "plan.create": "tasks.create",
+      "plan.decompose": "tasks.decompose",
+      "execute.next": "tasks.execute.next",
+      "evidence.capture": "tasks.evidence_capture",
+      "step.close": "tasks.close_step",
+      snapshot: "tasks.snapshot",
+    },
+    readOnly: false,
+  },
+  {
+    name: "jobs",
+    title: "Jobs",
+    summary: "Delegation jobs between agents.",
+    domains: ["jobs"],
+    ops: {},
+    readOnly: false,
+  },
+  {
+    name: "think",
+    title: "Think",
+    summary: "Thinking cards, packs, the signal engine and trace tools.",
+    domains: ["think"],
+    ops: {
+      card: "think.card",
+      query: "think.query",
+      pack: "think.context_pack",
+      next: "think.next",
+      "reasoning.seed": "think.template",
+      "reasoning.pipeline": "think.pipeline",
+      "idea.branch.create": "think.idea.branch.create",
+    },
+    readOnly: false,
+  },
+  {
+    name: "graph",
+    title: "Graph",
+    summary: "The versioned typed graph: query, apply, merge.",
+    domains: ["graph"],
+    ops: { query: "graph.query", apply: "graph.apply", merge: "graph.merge" },
+    readOnly: false,
+  },
+  {
+    name: "vcs",
+    title: "VCS",
+    summary: "Branches, checkout, notes commits, log, tags.",
+    domains: ["vcs"],
+    ops: { "notes.commit": "vcs.notes.commit", "branch.create": "vcs.branch.create", checkout: "vcs.checkout", log: "vcs.log" },
+    readOnly: false,
+  },
+  {
+    name: "docs",
+    title: "Docs",
+    summary: "Read documents: list, show, diff, merge.",
+    domains: ["docs"],
+    ops: { list: "docs.list", show: "docs.show", diff: "docs.diff", merge: "docs.merge" },
+    readOnly: false,
+  },
+  {
+    name: "system",
+    title: "System",
+    summary: "Schemas, the command list, old-name lookup, help and init.",
+    domains: ["system"],
+    ops: {
+      "schema.get": "system.schema.get",
+      "cmd.list": "system.cmd.list",
+      "ops.summary": "system.ops.summary",
+      "migration.lookup": "system.migration.lookup",
+      help: "system.help",
+      init: "system.init",
+    },
+    readOnly: false,
+  },
+  {
+    name: "records",
+    title: "Records",
+    summary: "Record-Sync: projects, records, sessions.",
+    domains: ["records"],
+    ops: {},
+    readOnly: false,
+  },
+];
+
+export function domainOf(command: Command): string {
+  return command.name.split(".")[0] ?? command.name;
+}
+
+let listed: readonly Portal[] | undefined;
+
+/**
+ * Portals with something to do: a golden op, or a command in one of their domains. Computed on first
+ * use (the catalog imports the system commands, which read this table: no work at module load).
+ */
+export function portals(): readonly Portal[] {
+  if (listed) return listed;
+  const domains = new Set(COMMANDS.map(domainOf));
+  const active = PORTAL_TABLE.filter(
+    (portal) => Object.keys(portal.ops).length > 0 || portal.domains.some((domain) => domains.has(domain)),
+  );
+  for (const portal of active) {
+    for (const [op, cmd] of Object.entries(portal.ops)) {
+      if (!findCommand(cmd)) throw new Error(`portal ${portal.name} op ${op} names unknown command ${cmd}`);
+    }
+  }
+  listed = active;
+  return listed;
+}
+
+/** Every portal of seed 002, listed or not (`ops.summary` reports the unplugged ones). */
+export function allPortals(): readonly Portal[] {
+  return PORTAL_TABLE;
+}
+
+/** Accepted name prefixes (seed 002): `branchmind.status`, `branchmind/status`. */
+const NAME_PREFIXES = ["branchmind.", "branchmind/"];
+
+export function stripNamePrefix(name: string): string {
+  for (const prefix of NAME_PREFIXES) if (name.startsWith(prefix)) return name.slice(prefix.length);
+  return name;
+}
+
+export function findPortal(name: string): Portal | undefined {
+  const bare = stripNamePrefix(name);
+  return portals().find((portal) => portal.name === bare);
+}
+
+/** The portal that fronts a command (its domain's portal; `system.status` belongs to `system`). */
+export function portalOf(command: Command): Portal {
+  const domain = domainOf(command);
+  return portals().find((portal) => portal.domains.includes(domain)) ?? (findPortal("system") as Portal);
+}
+
+/** The golden op of `portal` that runs `command`, if any. */
+export function goldenOpOf(portal: Portal, command: Command): string | undefined {
+  return Object.entries(portal.ops).find(([, cmd]) => cmd === command.name)?.[0];
+}

@@ -1,0 +1,121 @@
+/**
+ * One portal call (seed 002): validate the envelope, resolve `op` (a golden op, or `call` + `cmd`) to a
+ * command, build its arguments from `args` plus the envelope's workspace, budget profile and view,
+ * and run it like any tool call with the capsule attached. Unknown ops and commands are typed errors
+ * whose actions lead to `system schema.get`.
+ */
+import { findCommand } from "../commands/catalog";
+import { CALL_OP, type Portal, stripNamePrefix } from "../commands/portals";
+import type { Command } from "../commands/registry";
+import { appError, type ErrorAction } from "../shared/errors";
+import { err, type Result } from "../shared/result";
+import { type CallSession, callCommand, invalidArgumentsOf } from "./call-command";
+import { type Envelope, envelopeSchema } from "./surfaces/portal-definitions";
+
+/** Reads through a portal default to the portal budget profile (6,000 characters). */
+const PORTAL_PROFILE = "portal";
+
+function schemaActions(cmd: string | undefined): ErrorAction[] {
+  return [
+    ...(cmd === undefined
+      ? []
+      : [{ tool: "system", args: { op: "schema.get", args: { cmd } }, why: `See ${cmd}'s arguments and a valid example call` }]),
+    { tool: "system", args: { op: "cmd.list" }, why: "List every command with its portal and golden op" },
+  ];
+}
+
+function resolveCommand(portal: Portal, envelope: Envelope): Result<Command> {
+  const op = envelope.op ?? portal.defaultOp;
+  if (op === undefined) {
+    return err(
+      appError(
+        "UNKNOWN_OP",
+        `The ${portal.name} portal needs an op.`,
+        `Pass op: one of ${[...Object.keys(portal.ops), CALL_OP].join(", ")}.`,
+        {
+          portal: portal.name,
+          ops: Object.keys(portal.ops),
+        },
+      ),
+    );
+  }
+  if (op !== CALL_OP) {
+    const golden = portal.ops[op];
+    if (golden !== undefined) return { ok: true, value: findCommand(golden) as Command };
+    // An op that is really a command name (`notes_commit`, `vcs.notes.commit`) says where to go.
+    const asCommand = findCommand(stripNamePrefix(op));
+    return err(
+      appError(
+        "UNKNOWN_OP",
+        `The ${portal.name} portal has no op "${op}".`,
+        asCommand
+          ? `Use op "call" with cmd "${asCommand.name}".`
+          : `Use one of ${[...Object.keys(portal.ops), CALL_OP].join(", ")}; op "call" takes any cmd.`,
+        { portal: portal.name, op, ops: Object.keys(portal.ops) },
+        schemaActions(asCommand?.name ?? Object.values(portal.ops)[0]),
+      ),
+    );
+  }
+  if (envelope.cmd === undefined) {
+    return err(
+      appError(
+        "INVALID_INPUT",
+        'op "call" needs cmd: the command to run.',
+        "Pass cmd (e.g. vcs.notes.commit); system cmd.list lists them.",
+        {
+          fields: ["cmd"],
+        },
+      ),
+    );
+  }
+  const command = findCommand(stripNamePrefix(envelope.cmd));
+  if (command === undefined) {
+    return err(
+      appError(
+        "UNKNOWN_CMD",
+        `Unknown command "${envelope.cmd}".`,
+        "Find the command with system cmd.list (or migration.lookup for an old tool name), then schema.get for its arguments.",
+        { cmd: envelope.cmd },
+        schemaActions(undefined),
+      ),
+    );
+  }
+  return { ok: true, value: command };
+}
+
+function commandArgs(portal: Portal, command: Command, envelope: Envelope): Result<Record<string, unknown>> {
+  const args: Record<string, unknown> = { ...(envelope.args ?? {}) };
+  const accepts = (field: string) => field in command.input.shape;
+  const place = (field: string, value: unknown) => {
+    if (value === undefined) return true;
+    if (args[field] !== undefined && args[field] !== value) return false;
+    args[field] = value;
+    return true;
+  };
+  const conflict = (field: string) =>
+    err(
+      appError("INVALID_INPUT", `${field} is given twice with different values (envelope and args).`, `Give ${field} once.`, {
+        fields: [field, `args.${field}`],
+      }),
+    );
+  if (!place("workspace", envelope.workspace)) return conflict("workspace");
+  if (portal.name === "open" && !place("id", envelope.id)) return conflict("id");
+  // The envelope's view reaches commands that have one; a view inside args wins (it is the command's own).
+  const view = envelope.view ?? envelope.portal_view;
+  if (view !== undefined && accepts("view") && args.view === undefined) args.view = view;
+  if (command.kind === "read" && accepts("budget_profile") && args.budget_profile === undefined) {
+    args.budget_profile = envelope.budget_profile ?? PORTAL_PROFILE;
+  }
+  return { ok: true, value: args };
+}
+
+export async function callPortal(session: CallSession, portal: Portal, rawArgs: unknown): Promise<Result<Record<string, unknown>>> {
+  const parsed = envelopeSchema(portal, "accepted").safeParse(rawArgs ?? {});
+  if (!parsed.success) return err(invalidArgumentsOf(portal.name, parsed.error, `the ${portal.name} tool's inputSchema`));
+  const envelope = parsed.data as Envelope;
+  const command = resolveCommand(portal, envelope);
+  if (!command.ok) return command;
+  const args = commandArgs(portal, command.value, envelope);
+  if (!args.ok) return args;
+  return callCommand(session, command.value, args.value, { capsule: true });
+}

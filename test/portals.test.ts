@@ -1,0 +1,220 @@
+// The portal surface (seed 002) end to end: the listing and its size, the envelope and golden ops,
+// `op: "call"` reaching every command, typed errors for unknown ops and commands, budget profiles,
+// the envelope's view, and the capsule (seed 003) on every portal's answers at 6k and at 300 characters.
+
+import { describe, expect, it } from "vitest";
+import { COMMANDS } from "../src/commands/catalog";
+import { domainOf, portals } from "../src/commands/portals";
+import { as, callTool, failure, ok, type RpcOptions, rpc } from "./helpers/mcp";
+
+const PORTALS: RpcOptions = { path: "/mcp?toolset=portals" };
+
+function portal(name: string, envelope: Record<string, unknown>, options: RpcOptions = {}) {
+  return ok(name, envelope, { ...PORTALS, ...options });
+}
+
+function portalFailure(name: string, envelope: Record<string, unknown>, options: RpcOptions = {}) {
+  return failure(name, envelope, { ...PORTALS, ...options });
+}
+
+interface Capsule {
+  where: Record<string, unknown>;
+  why?: string[];
+  next: { action: { tool: string; args: Record<string, unknown> }; backup?: { tool: string; args: Record<string, unknown> } };
+}
+
+describe("the portal listing", () => {
+  it("is the default toolset, lists the portals with something to do, and stays within 6,000 characters", async () => {
+    const response = await rpc("tools/list", {}, PORTALS);
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    expect(text.length).toBeLessThanOrEqual(6_000);
+    const tools = (JSON.parse(text) as { result: { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] } })
+      .result.tools;
+    expect(tools.map((tool) => tool.name)).toEqual(["status", "open", "workspace", "tasks", "think", "graph", "vcs", "docs", "system"]);
+    for (const tool of tools) expect(Object.keys(tool.inputSchema.properties)).toEqual(expect.arrayContaining(["op", "cmd", "args"]));
+    const unnamed = await (await rpc("tools/list", {}, { path: "/mcp" })).text();
+    expect(unnamed.replace(/"id":\d+/, "")).toBe(text.replace(/"id":\d+/, ""));
+  });
+});
+
+describe("the envelope", () => {
+  it("runs golden ops, op call by any accepted name, and the branchmind name prefixes", async () => {
+    const workspace = "portals/envelope";
+    const commit = await portal("vcs", { workspace, op: "notes.commit", args: { content: "first note" } });
+    expect(commit.entry.seq).toBeGreaterThan(0);
+    await portal("vcs", { workspace, op: "call", cmd: "notes_commit", args: { content: "second" } });
+    await portal("branchmind.vcs", { workspace, op: "call", cmd: "branchmind.vcs.notes.commit", args: { content: "third" } });
+    const shown = await portal("docs", { workspace, op: "show", args: { doc: "notes" } });
+    expect(shown.entries.map((entry: { content: string }) => entry.content)).toEqual(["first note", "second", "third"]);
+    const listed = await portal("branchmind/docs", { workspace, op: "list", args: null });
+    expect(listed.docs.map((doc: { doc: string }) => doc.doc)).toContain("notes");
+    const help = await portal("system", { op: "help" });
+    expect(help.sections.length).toBeGreaterThan(0);
+  });
+
+  it("routes op call to exactly the named command, for every command of the catalog", async () => {
+    const listed = new Set(portals().map((item) => item.name));
+    const answers = await Promise.all(
+      COMMANDS.map(async (command) => {
+        const name = listed.has(domainOf(command)) ? domainOf(command) : "system";
+        const error = await portalFailure(name, {
+          workspace: "portals/every-cmd",
+          op: "call",
+          cmd: command.name,
+          args: { probe_field: 1 },
+        });
+        return { command, error };
+      }),
+    );
+    for (const { command, error } of answers) {
+      expect(error.code, command.name).toBe("INVALID_INPUT");
+      expect(error.message, command.name).toContain(`Invalid arguments for ${command.name}:`);
+      expect(error.actions?.[0], command.name).toMatchObject({ tool: "system", args: { op: "schema.get", args: { cmd: command.name } } });
+    }
+  });
+
+  it("answers an unknown op or command with a typed error pointing at system schema.get", async () => {
+    const op = await portalFailure("vcs", { workspace: "portals/unknown", op: "notes_commit", args: {} });
+    expect(op.code).toBe("UNKNOWN_OP");
+    expect(op.recovery_hint).toContain('cmd "vcs.notes.commit"');
+    expect(op.actions?.[0]).toMatchObject({ tool: "system", args: { op: "schema.get", args: { cmd: "vcs.notes.commit" } } });
+    const nonsense = await portalFailure("graph", { op: "frobnicate" });
+    expect(nonsense.code).toBe("UNKNOWN_OP");
+    expect(nonsense.details?.ops).toEqual(["query", "apply", "merge"]);
+    expect(nonsense.actions?.[0]).toMatchObject({ tool: "system", args: { op: "schema.get" } });
+    const cmd = await portalFailure("think", { op: "call", cmd: "think.frobnicate" });
+    expect(cmd.code).toBe("UNKNOWN_CMD");
+    expect(cmd.actions?.map((action) => action.args.op)).toContain("cmd.list");
+    expect((await portalFailure("think", { op: "call" })).code).toBe("INVALID_INPUT");
+    expect((await portalFailure("tasks", {})).code).toBe("UNKNOWN_OP");
+    expect((await portalFailure("tasks", { op: "snapshot", surprise: 1 })).code).toBe("INVALID_INPUT");
+    const twice = await portalFailure("vcs", { workspace: "portals/a", op: "log", args: { workspace: "portals/b" } });
+    expect(twice.code).toBe("INVALID_INPUT");
+    expect(twice.details?.fields).toEqual(["workspace", "args.workspace"]);
+  });
+
+  it("defaults reads to the portal profile and lets profiles cap max_chars", async () => {
+    const workspace = "portals/profiles";
+    await portal("vcs", { workspace, op: "notes.commit", args: { content: "x" } });
+    expect((await portal("docs", { workspace, op: "show" })).budget.max_chars).toBe(6_000);
+    expect((await portal("docs", { workspace, op: "show", budget_profile: "default" })).budget.max_chars).toBe(20_000);
+    expect((await portal("docs", { workspace, op: "show", budget_profile: "audit" })).budget.max_chars).toBe(80_000);
+    const capped = await portal("docs", { workspace, op: "show", args: { max_chars: 50_000 } });
+    expect(capped.budget.max_chars).toBe(6_000);
+    expect(capped.warnings.map((warning: { code: string }) => warning.code)).toContain("BUDGET_PROFILE_CAPPED");
+    expect((await portal("docs", { workspace, op: "show", budget_profile: "audit", args: { max_chars: 50_000 } })).budget.max_chars).toBe(
+      50_000,
+    );
+  });
+
+  it("forwards the envelope's view to commands that take one; a view in args wins", async () => {
+    const workspace = "portals/view";
+    const plan = await portal("tasks", { workspace, op: "plan.create", args: { title: "Plan" } });
+    const task = await portal("tasks", { workspace, op: "call", cmd: "tasks.create", args: { parent: plan.id, title: "Task" } });
+    expect((await portal("tasks", { workspace, op: "snapshot", view: "audit", args: { target: task.id } })).view).toBe("audit");
+    expect((await portal("tasks", { workspace, op: "snapshot", portal_view: "explore", args: { target: task.id } })).view).toBe("explore");
+    expect((await portal("tasks", { workspace, op: "snapshot", view: "audit", args: { target: task.id, view: "focus_only" } })).view).toBe(
+      "focus_only",
+    );
+    // A command without a view is unaffected.
+    expect((await portal("docs", { workspace, op: "list", view: "audit" })).docs).toBeDefined();
+  });
+});
+
+describe("status and the next-action engine", () => {
+  it("without a focus suggests creating a plan; with one, opening it then snapshotting it — and the actions run as given", async () => {
+    const workspace = "portals/next";
+    const bob = await as("bob-next");
+    const before = await portal("status", { workspace }, bob);
+    expect(before.capsule.where).toMatchObject({ workspace, branch: "main", focus: null, step_focus: null });
+    expect(before.capsule.next.action).toMatchObject({ tool: "tasks", args: { op: "plan.create" } });
+    expect(before.capsule.next.backup).toMatchObject({ tool: "tasks", args: { op: "call", cmd: "tasks.context" } });
+    const { tool, args } = before.capsule.next.action;
+    const plan = await portal(tool, { workspace, ...args }, bob);
+    expect(plan.id).toMatch(/^PLAN-/);
+    const task = await portal(
+      "tasks",
+      {
+        workspace,
+        op: "call",
+        cmd: "tasks.macro.start",
+        args: { plan: plan.id, title: "Ship it" },
+      },
+      bob,
+    );
+    const after = await portal("status", { workspace }, bob);
+    expect(after.capsule.where).toMatchObject({ focus: task.task_id });
+    expect(after.capsule.where.step_focus).toMatchObject({ step_id: task.steps[0].id, path: task.steps[0].path });
+    expect(after.capsule.next.action).toEqual({ tool: "open", args: { id: after.capsule.where.focus }, purpose: expect.any(String) });
+    expect(after.capsule.next.backup).toMatchObject({ tool: "tasks", args: { op: "snapshot", args: { view: "smart" } } });
+    const opened = await portal(after.capsule.next.action.tool, { workspace, ...after.capsule.next.action.args }, bob);
+    expect(opened.kind).toBe("task");
+    const snapshot = await portal(after.capsule.next.backup.tool, { workspace, ...after.capsule.next.backup.args }, bob);
+    expect(snapshot.view).toBe("smart");
+    const next = await portal("tasks", { workspace, op: "execute.next" }, bob);
+    expect(next.next).toEqual(after.capsule.next);
+    // Another agent has no focus: the capsule is per agent.
+    expect((await portal("status", { workspace }, await as("carol-next"))).capsule.where.focus).toBeNull();
+  });
+});
+
+describe("the capsule", () => {
+  /** One read per portal (its golden op where it has a read one), and one write. */
+  async function callsFor(workspace: string): Promise<[string, Record<string, unknown>][]> {
+    const commit = await portal("vcs", { workspace, op: "notes.commit", args: { content: "seed ".repeat(400) } });
+    return [
+      ["status", { workspace }],
+      ["open", { workspace, id: `notes@${commit.entry.seq}` }],
+      ["workspace", { workspace, op: "call", cmd: "system.ping" }],
+      ["tasks", { workspace, op: "execute.next" }],
+      ["think", { workspace, op: "query" }],
+      ["graph", { workspace, op: "query" }],
+      ["vcs", { workspace, op: "log" }],
+      ["docs", { workspace, op: "show", args: { doc: "notes" } }],
+      ["system", { workspace, op: "ops.summary" }],
+    ];
+  }
+
+  it("rides on every portal's answer at the 6k default, whole: where, why, next (best + backup)", async () => {
+    const workspace = "portals/capsule-6k";
+    const calls = await callsFor(workspace);
+    expect(calls.map(([name]) => name)).toEqual(portals().map((item) => item.name));
+    for (const [name, envelope] of calls) {
+      const answer = await portal(name, envelope);
+      const capsule = answer.capsule as Capsule;
+      expect(capsule.where.workspace, name).toBe(workspace);
+      expect(capsule.why, name).toBeInstanceOf(Array);
+      expect(capsule.next.action.tool, name).toMatch(/^[a-z]+$/);
+      expect(capsule.next.backup?.tool, name).toMatch(/^[a-z]+$/);
+      expect(answer.budget.max_chars, name).toBe(6_000);
+      const { budget, ...rest } = answer;
+      expect(budget.used_chars, name).toBe(JSON.stringify(rest).length);
+      expect(budget.used_chars, name).toBeLessThanOrEqual(6_000);
+    }
+    const write = await portal("vcs", { workspace, op: "notes.commit", args: { content: "a write" } });
+    expect(write.capsule.next.action.tool).toBe("tasks");
+  });
+
+  it("survives a 300-character budget in its compact form, within the budget", async () => {
+    const workspace = "portals/capsule-300";
+    for (const [name, envelope] of await callsFor(workspace)) {
+      const args = { ...((envelope.args as Record<string, unknown> | undefined) ?? {}), max_chars: 300 };
+      const answer = await portal(name, { ...envelope, args });
+      const capsule = answer.capsule as Capsule;
+      expect(capsule.where.workspace, name).toBe(workspace);
+      expect(capsule.next.action.tool, name).toMatch(/^[a-z]+$/);
+      const { budget, ...rest } = answer;
+      expect(budget.max_chars, name).toBe(300);
+      expect(budget.used_chars, name).toBe(JSON.stringify(rest).length);
+      expect(budget.used_chars, name).toBeLessThanOrEqual(300);
+    }
+  });
+
+  it("is absent from the flat toolsets (they answer exactly as before)", async () => {
+    const answer = await ok("status", { workspace: "portals/flat" }, { path: "/mcp?toolset=full" });
+    expect(answer.capsule).toBeUndefined();
+    const viaCall = await callTool("status", { workspace: "portals/flat" }, PORTALS);
+    expect(viaCall.structuredContent.capsule).toBeDefined();
+  });
+});
