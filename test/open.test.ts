@@ -59,7 +59,7 @@ describe("open", () => {
     expect(one.edges.has_more).toBe(true);
 
     const missing = await failure("open", { workspace, id: "CARD-404" }, alice);
-    expect(missing).toMatchObject({ code: "UNKNOWN_ID", details: { id: "CARD-404", branch: "main", graph_doc: "graph" } });
+    expect(missing).toMatchObject({ code: "UNKNOWN_ID", details: { id: "CARD-404", searched: ["main/graph"] } });
     expect(missing.recovery_hint).toMatch(/think_query/);
 
     // Just under its size, the answer drops edges and says more exist.
@@ -75,6 +75,27 @@ describe("open", () => {
     expect(tight.budget).toMatchObject({ max_chars: 300, truncated: true });
     expect(tight.budget.used_chars).toBeLessThanOrEqual(300);
     expect(tight.kind).toBe("card");
+  });
+
+  it("finds a card of the focused task's graph when the checkout has none of that id", async () => {
+    const workspace = "open/card-focus";
+    const alice = await agent("alice");
+    const plan = await ok("tasks_create", { workspace, title: "P" }, alice);
+    const task = await ok("tasks_create", { workspace, parent: plan.id, title: "T" }, alice);
+    await ok("think_add_decision", { workspace, target: task.id, id: "CARD-D", title: "Use FTS" }, alice);
+    const unfocused = await failure("open", { workspace, id: "CARD-D" }, alice);
+    expect(unfocused.code).toBe("UNKNOWN_ID");
+    expect(unfocused.details?.searched).toEqual(["main/graph"]);
+    await ok("tasks_focus_set", { workspace, target: task.id }, alice);
+    const opened = await ok("open", { workspace, id: "CARD-D" }, alice);
+    expect(opened).toMatchObject({
+      kind: "card",
+      card: { id: "CARD-D", type: "decision" },
+      head: { branch: `task/${task.id}`, doc: `${task.id}-graph` },
+    });
+    // The checkout still wins when both hold the id.
+    await ok("think_add_decision", { workspace, id: "CARD-D", title: "On main" }, alice);
+    expect((await ok("open", { workspace, id: "CARD-D" }, alice)).head).toMatchObject({ branch: "main", doc: "graph" });
   });
 
   it("respects lanes: another agent's draft is unknown unless include_drafts, and publish shares it", async () => {
@@ -112,7 +133,7 @@ describe("open", () => {
     await ok("checkout", { workspace, ref: "idea" }, alice);
     await ok("think_add_decision", { workspace, id: "CARD-X", title: "only on idea" }, alice);
     expect((await ok("open", { workspace, id: "CARD-X" }, alice)).head).toMatchObject({ branch: "idea", doc: "graph" });
-    expect((await failure("open", { workspace, id: "CARD-X" }, bob)).details).toMatchObject({ branch: "main" });
+    expect((await failure("open", { workspace, id: "CARD-X" }, bob)).details).toMatchObject({ searched: ["main/graph"] });
   });
 
   it("opens a document entry by its global seq; the doc prefix must be the entry's doc", async () => {

@@ -1,11 +1,12 @@
 /**
  * One portal call (seed 002): validate the envelope, resolve `op` (a golden op, or `call` + `cmd`) to a
  * command, build its arguments from `args` plus the envelope's workspace, budget profile and view,
- * and run it like any tool call with the capsule attached. Unknown ops and commands are typed errors
- * whose actions lead to `system schema.get`.
+ * and run it like any tool call with the capsule attached. `cmd` takes any accepted name, seed 000/001
+ * names included. Unknown ops and commands are typed errors whose actions lead to `system schema.get`.
  */
+import { resolveCommand as commandNamed, unknownCommandError } from "../capabilities/system/command-facts";
 import { findCommand } from "../commands/catalog";
-import { CALL_OP, type Portal, stripNamePrefix } from "../commands/portals";
+import { CALL_OP, type Portal } from "../commands/portals";
 import type { Command } from "../commands/registry";
 import { appError, type ErrorAction } from "../shared/errors";
 import { err, type Result } from "../shared/result";
@@ -24,7 +25,7 @@ function schemaActions(cmd: string | undefined): ErrorAction[] {
   ];
 }
 
-function resolveCommand(portal: Portal, envelope: Envelope): Result<Command> {
+function commandOf(portal: Portal, envelope: Envelope): Result<Command> {
   const op = envelope.op ?? portal.defaultOp;
   if (op === undefined) {
     return err(
@@ -43,7 +44,7 @@ function resolveCommand(portal: Portal, envelope: Envelope): Result<Command> {
     const golden = portal.ops[op];
     if (golden !== undefined) return { ok: true, value: findCommand(golden) as Command };
     // An op that is really a command name (`notes_commit`, `vcs.notes.commit`) says where to go.
-    const asCommand = findCommand(stripNamePrefix(op));
+    const asCommand = commandNamed(op);
     return err(
       appError(
         "UNKNOWN_OP",
@@ -68,18 +69,8 @@ function resolveCommand(portal: Portal, envelope: Envelope): Result<Command> {
       ),
     );
   }
-  const command = findCommand(stripNamePrefix(envelope.cmd));
-  if (command === undefined) {
-    return err(
-      appError(
-        "UNKNOWN_CMD",
-        `Unknown command "${envelope.cmd}".`,
-        "Find the command with system cmd.list (or migration.lookup for an old tool name), then schema.get for its arguments.",
-        { cmd: envelope.cmd },
-        schemaActions(undefined),
-      ),
-    );
-  }
+  const command = commandNamed(envelope.cmd);
+  if (command === undefined) return err(unknownCommandError(envelope.cmd, "cmd"));
   return { ok: true, value: command };
 }
 
@@ -113,7 +104,7 @@ export async function callPortal(session: CallSession, portal: Portal, rawArgs: 
   const parsed = envelopeSchema(portal, "accepted").safeParse(rawArgs ?? {});
   if (!parsed.success) return err(invalidArgumentsOf(portal.name, parsed.error, `the ${portal.name} tool's inputSchema`));
   const envelope = parsed.data as Envelope;
-  const command = resolveCommand(portal, envelope);
+  const command = commandOf(portal, envelope);
   if (!command.ok) return command;
   const args = commandArgs(portal, command.value, envelope);
   if (!args.ok) return args;

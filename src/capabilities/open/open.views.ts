@@ -1,13 +1,13 @@
 /**
  * What `open` shows for each kind of ref, read-only: a card with its edges, a document entry, a plan's
- * or task's capsule, a step with its lease, and an anchor's canon-first cards. Cards and anchors are
- * read from the caller's checkout graph doc (`graph`); lanes apply (shared + the caller's own lane,
+ * or task's capsule, a step with its lease, and an anchor's canon-first cards. Cards are read from the
+ * caller's checkout graph doc (`graph`), then the focused task's graph; anchors from the checkout; lanes apply (shared + the caller's own lane,
  * every lane with include_drafts), and a card the caller may not see is reported exactly like a
  * missing one. Lookups that find nothing fail UNKNOWN_ID with a recovery hint.
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
-import { branchById, checkoutOf, type Source, sourcesOf } from "../branches/branches.store";
+import { type Branch, branchById, checkoutOf, findBranch, type Source, sourcesOf } from "../branches/branches.store";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
 import { edgesTouching, isLive, lookupVersion, toEdge, type VersionRow } from "../graph/graph.store";
@@ -15,7 +15,8 @@ import { queryWhere } from "../graph/graph-filters.store";
 import { agentLane, laneOf, SHARED_LANE } from "../graph/lanes";
 import { liveLease } from "../tasks/leases.store";
 import { resumeView } from "../tasks/resume.commands";
-import { findStep, requireEntity, toStep } from "../tasks/tasks.store";
+import { reasoningRef } from "../tasks/targets";
+import { findStep, focusOf, requireEntity, toStep } from "../tasks/tasks.store";
 import { ANY, allOf, ofType } from "../think/card-filters.store";
 import { type Card, toCard, visibleCards } from "../think/card-view";
 import { entryAtSeq, taskOfStep } from "./open.store";
@@ -37,7 +38,13 @@ function mayRead(ctx: CommandContext, lane: string, allLanes: boolean): boolean 
   return allLanes || lane === SHARED_LANE || lane === agentLane(ctx.principal.agent_id);
 }
 
-function checkoutGraph(ctx: CommandContext) {
+interface GraphPlace {
+  branch: Branch;
+  sources: Source[];
+  doc: string;
+}
+
+function checkoutGraph(ctx: CommandContext): GraphPlace {
   const branch = checkoutOf(ctx.db, ctx.principal.agent_id);
   return { branch, sources: sourcesOf(ctx.db, branch), doc: DEFAULT_DOCS.graph };
 }
@@ -74,18 +81,39 @@ function cardEdges(ctx: CommandContext, sources: Source[], doc: string, cardId: 
   return { ...groups, has_more: rows.length > options.limit };
 }
 
+/** Where a card is looked for, in order: the checkout's graph doc, then the focused plan's or task's graph. */
+function cardPlaces(ctx: CommandContext): GraphPlace[] {
+  const places = [checkoutGraph(ctx)];
+  const focus = focusOf(ctx.db, ctx.principal.agent_id);
+  if (focus !== undefined) {
+    const ref = reasoningRef(focus);
+    const branch = findBranch(ctx.db, ref.branch);
+    if (branch) places.push({ branch, sources: sourcesOf(ctx.db, branch), doc: ref.graph_doc });
+  }
+  return places;
+}
+
 export function openCard(ctx: CommandContext, id: string, options: OpenOptions) {
-  const { branch, sources, doc } = checkoutGraph(ctx);
-  const row = lookupVersion(ctx.db, sources, doc, "node", id);
-  if (!isLive(row) || !mayRead(ctx, laneOf(row), options.allLanes)) {
+  const places = cardPlaces(ctx);
+  let found: (GraphPlace & { row: VersionRow }) | undefined;
+  for (const place of places) {
+    const row = lookupVersion(ctx.db, place.sources, place.doc, "node", id);
+    if (isLive(row) && mayRead(ctx, laneOf(row), options.allLanes)) {
+      found = { ...place, row };
+      break;
+    }
+  }
+  if (found === undefined) {
+    const where = places.map((place) => `${place.branch.name}/${place.doc}`);
     fail(
       "UNKNOWN_ID",
-      `No card ${id} in ${branch.name}/${doc}.`,
-      "List cards with `think_query` (your checkout's graph doc); a draft in another agent's lane opens only with include_drafts: true.",
-      { id, branch: branch.name, graph_doc: doc },
+      `No card ${id} in ${where.join(" or ")}.`,
+      "List cards with `think_query` (your checkout's graph doc, or target: a task); a draft in another agent's lane opens only with include_drafts: true.",
+      { id, searched: where },
       [{ tool: "think_query", args: { limit: 20 }, why: "See the cards you can open." }],
     );
   }
+  const { branch, sources, doc, row } = found;
   return {
     kind: "card" as const,
     ref: id,

@@ -13,7 +13,7 @@ import { COMMANDS, findCommand, namesOf } from "../../commands/catalog";
 import { allPortals, CALL_OP, domainOf, type Portal, portalOf, portals, stripNamePrefix } from "../../commands/portals";
 import { anchorOf } from "../../commands/reference";
 import type { Command } from "../../commands/registry";
-import { type ErrorAction, fail } from "../../shared/errors";
+import { type AppError, appError, CommandError, type ErrorAction } from "../../shared/errors";
 import { closestName } from "./closest-name";
 import { type JsonSchema, minimalArgs } from "./examples";
 import { findLegacyName, LEGACY_NAMES } from "./legacy-names";
@@ -126,7 +126,7 @@ export function closestCommand(name: string): Command | undefined {
 }
 
 /** UNKNOWN_CMD with 1 best action (the schema of the closest command) and 1 backup (the command list). */
-export function failUnknownCommand(name: string, field: string): never {
+export function unknownCommandError(name: string, field: string): AppError {
   const closest = closestCommand(name);
   const actions: ErrorAction[] = [];
   if (closest) {
@@ -137,7 +137,7 @@ export function failUnknownCommand(name: string, field: string): never {
     });
   }
   actions.push({ tool: "system", args: { op: "cmd.list" }, why: "List every command with its portal and golden op" });
-  fail(
+  return appError(
     "UNKNOWN_CMD",
     `Unknown command "${name}".`,
     closest
@@ -146,4 +146,8 @@ export function failUnknownCommand(name: string, field: string): never {
     { [field]: name, ...(closest ? { did_you_mean: closest.name } : {}) },
     actions,
   );
+}
+
+export function failUnknownCommand(name: string, field: string): never {
+  throw new CommandError(unknownCommandError(name, field));
 }
