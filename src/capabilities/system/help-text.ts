@@ -8,8 +8,16 @@ export const HELP_SECTIONS: { title: string; text: string }[] = [
     text: "BranchMind is a durable, branchable working memory. A workspace holds append-only documents (notes, trace) on git-like branches. Nothing you write is rewritten; reads are bounded.",
   },
   {
+    title: "Portals",
+    text: 'The default toolset has one tool per portal: status, open, workspace, tasks, think, graph, vcs, docs, system. Each takes {workspace?, op, cmd?, args, budget_profile?, view?}: op is a golden op of the portal (e.g. vcs op notes.commit) or "call" with cmd naming any command (e.g. cmd tasks.step.lease.claim). `system` op schema.get {cmd} gives a command\'s args and a valid example call; op cmd.list lists commands; op migration.lookup maps old tool names. Every portal answer carries capsule {where, why, next: action + backup}: paste next.action to go on. Reads default to the portal profile (6,000 characters).',
+  },
+  {
+    title: "Open by ref",
+    text: "`open {id}` reads any artifact by its stable ref and changes nothing: CARD-*, <doc>@<seq> (notes@12), TASK-*/PLAN-* (read-only capsule; focus unchanged), STEP-*, a:<slug> (cards tagged with the anchor).",
+  },
+  {
     title: "Golden path",
-    text: "1) `status` to see your checkout and the last event. 2) `macro_branch_note` to start an idea on its own branch with a first note. 3) `notes_commit` as you go. 4) `show` (doc_kind=notes) or `export` to resume. 5) `diff` then `merge` (merge_to_base=true) to bring notes back.",
+    text: "1) `status` to see your checkout and the next action. 2) `macro_branch_note` (think op idea.branch.create) to start an idea on its own branch with a first note. 3) `notes_commit` (vcs op notes.commit) as you go. 4) `show` (docs op show) or `export` to resume. 5) `diff` then `merge` (merge_to_base=true) to bring notes back. Flat names work on every toolset.",
   },
   {
     title: "Workspaces",
