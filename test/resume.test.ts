@@ -144,6 +144,66 @@ describe("resume views", () => {
     expect(squeezed.degradation?.truncated_fields ?? ["*"]).not.toEqual([]);
   });
 
+  it("keeps the decisions and blockers of a tight resume over the engine's prose and the long lists", async () => {
+    // A task like the packs bench: notes, trace, and many cards, among them open questions (blockers)
+    // and hypotheses with no test (engine signals, and 2 actions whose copyable calls are aimed at the task).
+    const workspace = "resume/tight-signals";
+    const { options, task } = await started(workspace);
+    const words = (label: string, n: number) => `${label} ${"lorem ipsum dolor sit amet ".repeat(8)}`.slice(0, n);
+    for (let i = 1; i <= 4; i++) await ok("tasks_note", { workspace, task, note: words(`note ${i}`, 300) }, options);
+    for (let i = 1; i <= 6; i++) {
+      const card = (id: string, title: number, text: string) => ({
+        workspace,
+        target: task,
+        id,
+        title: words(id, title),
+        text: words(text, 120),
+      });
+      await ok("think_add_decision", card(`D${i}`, 44, "because"), options);
+      await ok("think_add_evidence", card(`E${i}`, 44, "observed"), options);
+      await ok("think_add_question", card(`Q${i}`, 44, "unknown"), options);
+      await ok("think_add_hypothesis", card(`H${i}`, 90, "maybe"), options);
+      await ok("trace_step", { workspace, target: task, step: `step ${i}`, content: words(`step ${i}`, 150) }, options);
+    }
+    const ids = (cards: { id: string }[]) => cards.map((card) => card.id);
+    // Three of each signal, as the smart view shows at these budgets.
+    const full = await ok("tasks_resume_super", { workspace, task, view: "smart", signals_limit: 3, budget_profile: "audit" }, options);
+    expect(full.budget.truncated).toBe(false);
+    expect(ids(full.signals.decisions)).toEqual(["D6", "D5", "D4"]);
+    expect(ids(full.signals.blockers)).toEqual(["Q6", "Q5", "Q4"]);
+    expect(full.engine.actions).toHaveLength(2);
+    expect(full.engine.signals.length).toBeGreaterThan(0);
+
+    for (const max_chars of [4000, 4500, 5000, 6000]) {
+      const tight = await ok("tasks_resume_super", { workspace, task, max_chars, signals_limit: 3 }, options);
+      expect(tight.budget.used_chars).toBeLessThanOrEqual(max_chars);
+      expect(tight.budget.truncated).toBe(true);
+      // The capsule is whole, with the engine's best move as its backup.
+      expect(tight.capsule.next.backup).toMatchObject({ tool: "think_add_test", args: { target: task, supports: ["H6"] } });
+      // The newest decision and blocker always survive (at least id and version); what survives is a newest-first run.
+      expect(tight.signals.decisions[0]).toMatchObject({ id: "D6", last_seq: full.signals.decisions[0].last_seq });
+      expect(tight.signals.blockers[0]).toMatchObject({ id: "Q6", last_seq: full.signals.blockers[0].last_seq });
+      expect(ids(full.signals.decisions).slice(0, tight.signals.decisions.length)).toEqual(ids(tight.signals.decisions));
+      expect(ids(full.signals.blockers).slice(0, tight.signals.blockers.length)).toEqual(ids(tight.signals.blockers));
+      // Whatever is left of the engine outlived no decision or blocker; a stubbed action keeps what and on what.
+      if ((tight.engine?.signals.length ?? 0) + (tight.engine?.actions.length ?? 0) > 0) {
+        expect(tight.signals.decisions).toHaveLength(3);
+        expect(tight.signals.blockers).toHaveLength(3);
+      }
+      for (const action of tight.engine?.actions ?? []) {
+        if (action.trimmed) expect(Object.keys(action).sort()).toEqual(["kind", "priority", "refs", "title", "trimmed"]);
+      }
+      // The best action goes last: a lone action left is the best one.
+      if (tight.engine?.actions.length === 1) expect(tight.engine.actions[0].refs).toEqual([{ kind: "card", id: "H6" }]);
+    }
+    // At 4000 characters every decision and blocker was lost behind the engine's two whole actions; now
+    // all three of each survive (by id and version), ahead of what is left of the engine.
+    const mid = await ok("tasks_resume_super", { workspace, task, max_chars: 4000, signals_limit: 3 }, options);
+    expect(ids(mid.signals.decisions)).toEqual(["D6", "D5", "D4"]);
+    expect(ids(mid.signals.blockers)).toEqual(["Q6", "Q5", "Q4"]);
+    expect(mid.degradation.truncated_fields).toContain("engine.actions");
+  });
+
   it("shows a step lease in the capsule and sends other agents elsewhere", async () => {
     const workspace = "resume/lease";
     const { options, task, steps } = await started(workspace);

@@ -119,7 +119,16 @@ export const resumeOutput = {
   degradation: z.object({ truncated_fields: z.array(z.string()) }),
 };
 
-/** Trim order under a budget: bulky history first, the capsule never. */
+/**
+ * Trim order under a budget, least worth keeping first: bulky history (trace, notes, cards, timeline),
+ * then the engine's prose and the steps, then the signals, decisions and blockers last; the capsule
+ * never. Every list is stubbed before any is dropped, so a tight answer keeps ids and refs (cards by id
+ * and version, engine findings by code and refs, actions by kind, priority, title and refs without their
+ * calls) and then loses whole items in this order: the engine's signals, steps, evidence, the engine's
+ * actions (the best one last), decisions, blockers. So the engine's block (its actions carry full
+ * copyable calls; the capsule keeps the best one as its backup) never crowds the decisions and blockers
+ * out of a mid-size budget.
+ */
 export const RESUME_BUDGET = {
   lists: [
     "memory.trace",
@@ -129,11 +138,14 @@ export const RESUME_BUDGET = {
     "engine.signals",
     "steps",
     "signals.evidence",
+    "engine.actions",
     "signals.decisions",
     "signals.blockers",
   ],
-  keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "event_id", "tick", "path", "title", "code", "severity"])],
-  trimFromEnd: ["memory.cards", "engine.signals", "signals.evidence", "signals.decisions", "signals.blockers"],
+  keep: [...new Set([...ENTRY_KEEP, ...GRAPH_KEEP, "event_id", "tick", "path", "title", "code", "severity", "priority", "refs"])],
+  // Notes and trace are oldest-first tails (trim their oldest); cards, signals and the engine's ranked
+  // findings are newest (or best) first.
+  trimFromEnd: ["memory.cards", "engine.signals", "signals.evidence", "engine.actions", "signals.decisions", "signals.blockers"],
   repair: (trimmed: Record<string, unknown>, original: Record<string, unknown>) => ({
     ...trimmed,
     memory: repairTails(trimmed.memory as Memory, original.memory as Memory),
