@@ -120,6 +120,40 @@ describe("resume views", () => {
     expect(new Set(seen)).toEqual(new Set(["S1", ...Array.from({ length: 8 }, (_, i) => `R${i + 1}`)]));
   });
 
+  it("pages on to the cards a budget dropped: none is skipped", async () => {
+    const workspace = "resume/card-budget-pages";
+    const { options, task } = await started(workspace);
+    for (let i = 1; i <= 8; i++)
+      await ok("think_add_note", { workspace, target: task, id: `B${i}`, text: `body ${i} `.repeat(40) }, options);
+    const seen = new Set<string>();
+    let cursor: number | undefined;
+    let trimmedPages = 0;
+    for (let page = 0; page < 12; page++) {
+      const answer = await ok(
+        "tasks_resume_super",
+        {
+          workspace,
+          task,
+          view: "explore",
+          cards_limit: 8,
+          notes_limit: 0,
+          trace_limit: 0,
+          max_chars: 4000,
+          ...(cursor ? { cards_cursor: cursor } : {}),
+        },
+        options,
+      );
+      const pagination = answer.memory.cards_pagination;
+      expect(pagination.count).toBe(answer.memory.cards.length);
+      if (answer.degradation?.truncated_fields?.includes("memory.cards")) trimmedPages++;
+      for (const card of answer.memory.cards) seen.add(card.id);
+      if (!pagination.has_more) break;
+      cursor = pagination.next_cursor;
+    }
+    expect(trimmedPages).toBeGreaterThan(0);
+    expect(seen).toEqual(new Set(Array.from({ length: 8 }, (_, i) => `B${i + 1}`)));
+  });
+
   it("keeps the capsule and its best action from 20,000 characters down to 200", async () => {
     const workspace = "resume/budget";
     const { options, task } = await started(workspace);

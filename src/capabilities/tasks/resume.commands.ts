@@ -157,7 +157,7 @@ export const RESUME_BUDGET = {
   },
 };
 
-type Memory = Record<string, unknown> & Record<"notes" | "trace", { seq: number }[]>;
+type Memory = Record<string, unknown> & Record<"notes" | "trace", { seq: number }[]> & { cards: { id: string; last_seq: number }[] };
 
 /** A trimmed tail (oldest entries dropped) continues below its oldest entry shown. */
 function repairTails(now: Memory, before: Memory): Memory {
@@ -172,6 +172,19 @@ function repairTails(now: Memory, before: Memory): Memory {
       count: now[key].length,
       has_more: true,
       ...(next !== undefined ? { next_cursor: next } : {}),
+    };
+  }
+  // Dropped cards must come back on the next page: it continues just above the newest dropped card (a
+  // step-scoped card may lead the page out of seq order, so this can repeat a shown card, never skip one).
+  if (now.cards.length !== before.cards.length) {
+    const shown = new Set(now.cards.map((card) => card.id));
+    const dropped = before.cards.filter((card) => !shown.has(card.id)).map((card) => card.last_seq);
+    const next = Math.max(...dropped) + 1;
+    repaired.cards_pagination = {
+      ...(now.cards_pagination as Record<string, unknown>),
+      count: now.cards.length,
+      has_more: true,
+      next_cursor: next,
     };
   }
   return repaired;
