@@ -244,14 +244,11 @@ describe("open", () => {
 
     const anchor = await ok("open", { workspace, id: "a:storage" }, alice);
     expectShape(anchor);
-    expect(anchor).toMatchObject({
-      kind: "anchor",
-      ref: "a:storage",
-      anchor: "a:storage",
-      registered: false,
-      branch: "main",
-      has_more: false,
-    });
+    // A canon card (a decision) tagged with the unregistered anchor registered it.
+    expect(anchor).toMatchObject({ kind: "anchor", ref: "a:storage", anchor: "a:storage", registered: true, has_more: false });
+    expect(anchor.cards.every((card: { branch: string; graph_doc: string }) => card.branch === "main" && card.graph_doc === "graph")).toBe(
+      true,
+    );
     expect(ids(anchor.cards)).toEqual(["CARD-P", "CARD-D2", "CARD-D", "CARD-E", "CARD-T", "CARD-N"]);
 
     const page = await ok("open", { workspace, id: "a:storage", limit: 3 }, alice);
@@ -279,6 +276,45 @@ describe("open", () => {
     expect(ids(tight.cards)).toEqual(ids(anchor.cards).slice(0, tight.cards.length));
   });
 
+  it("opens a job with its event tail, and one event by JOB-…@<n>", async () => {
+    const workspace = "open/job";
+    const alice = await agent("alice");
+    const created = await ok("jobs_create", { workspace, title: "Review", prompt: "Check the parser" }, alice);
+    const claimed = await ok("jobs_claim", { workspace, job: created.job.id }, await agent("bob"));
+    await ok(
+      "jobs_report",
+      { workspace, job: created.job.id, claim_revision: claimed.claim_revision, message: "half way" },
+      await agent("bob"),
+    );
+    const opened = await ok("open", { workspace, id: created.job.id }, alice);
+    expectShape(opened);
+    expect(opened).toMatchObject({ kind: "job", ref: created.job.id, job: { id: created.job.id, status: "RUNNING" } });
+    expect(opened.events.map((event: { type: string }) => event.type)).toEqual(["job_created", "job_claimed", "job_progress"]);
+    const event = await ok("open", { workspace, id: `${created.job.id}@2` }, alice);
+    expectShape(event);
+    expect(event).toMatchObject({ kind: "job_event", event: { seq: 2, type: "job_claimed" } });
+    const tight = await ok("open", { workspace, id: created.job.id, max_chars: 300 }, alice);
+    expect(tight.budget.used_chars).toBeLessThanOrEqual(300);
+    expect(tight.job.id).toBe(created.job.id);
+    expect((await failure("open", { workspace, id: `${created.job.id}@9` }, alice)).code).toBe("UNKNOWN_ID");
+  });
+
+  it("opens a stored code slice, and warns CODE_REF_STALE when the caller's text differs", async () => {
+    const workspace = "open/code";
+    const alice = await agent("alice");
+    const text = "export function add(a: number, b: number) {\n  return a + b;\n}";
+    const attached = await ok("code_ref_attach", { workspace, path: "src/add.ts", start_line: 3, end_line: 5, text }, alice);
+    const bare = await ok("open", { workspace, id: "code:src/add.ts#L3-L5" }, alice);
+    expectShape(bare);
+    expect(bare).toMatchObject({ kind: "code", ref: attached.ref, path: "src/add.ts", start_line: 3, end_line: 5, text });
+    expect(bare.warnings).toBeUndefined();
+    const same = await ok("open", { workspace, id: attached.ref, current_text: text }, alice);
+    expect(same.warnings).toBeUndefined();
+    const stale = await ok("open", { workspace, id: attached.ref, current_text: text.replace("+", "-") }, alice);
+    expect(stale.warnings.map((warning: { code: string }) => warning.code)).toContain("CODE_REF_STALE");
+    expect(stale.text).toBe(text);
+  });
+
   it("refuses what it cannot open with typed errors", async () => {
     const workspace = "open/errors";
     const alice = await agent("alice");
@@ -290,8 +326,8 @@ describe("open", () => {
 
     const sha = "0123456789abcdef".repeat(4);
     const code = await failure("open", { workspace, id: `code:src/app.ts#L10-L20@sha256:${sha}` }, alice);
-    expect(code).toMatchObject({ code: "UNKNOWN_ID", details: { ref: `code:src/app.ts#L10-L20@sha256:${sha}`, start: 10, end: 20 } });
-    expect(code.message).toMatch(/no code slice stored/i);
+    expect(code.code).toBe("UNKNOWN_ID");
+    expect(code.actions?.[0]?.tool).toBe("code_ref_attach");
 
     for (const [id, problem] of [
       ["code:/etc/passwd#L1-L2", /repo-relative/],

@@ -31,7 +31,18 @@ describe("the portal listing", () => {
     expect(text.length).toBeLessThanOrEqual(6_000);
     const tools = (JSON.parse(text) as { result: { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] } })
       .result.tools;
-    expect(tools.map((tool) => tool.name)).toEqual(["status", "open", "workspace", "tasks", "think", "graph", "vcs", "docs", "system"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "status",
+      "open",
+      "workspace",
+      "tasks",
+      "jobs",
+      "think",
+      "graph",
+      "vcs",
+      "docs",
+      "system",
+    ]);
     for (const tool of tools) expect(Object.keys(tool.inputSchema.properties)).toEqual(expect.arrayContaining(["op", "cmd", "args"]));
     const unnamed = await (await rpc("tools/list", {}, { path: "/mcp" })).text();
     expect(unnamed.replace(/"id":\d+/, "")).toBe(text.replace(/"id":\d+/, ""));
@@ -159,6 +170,29 @@ describe("status and the next-action engine", () => {
   });
 });
 
+describe("status with delegated work", () => {
+  it("offers the oldest queued job as the backup of an agent without a focus, and the action claims it", async () => {
+    const workspace = "portals/next-jobs";
+    const lead = await as("lead-jobs");
+    const job = await portal(
+      "jobs",
+      { workspace, op: "create", args: { title: "Review the parser", prompt: "List the edge cases" } },
+      lead,
+    );
+    const worker = await as("worker-jobs");
+    const status = await portal("status", { workspace }, worker);
+    expect(status.capsule.next.backup).toMatchObject({ tool: "jobs", args: { op: "claim", args: { job: job.job.id } } });
+    expect(status.capsule.why.join(" ")).toContain(job.job.id);
+    const { tool, args } = status.capsule.next.backup;
+    const claimed = await portal(tool, { workspace, ...args }, worker);
+    expect(claimed.job).toMatchObject({ id: job.job.id, status: "RUNNING", claim: { holder: "worker-jobs" } });
+    // Claimed: nothing is queued any more, so the backup goes back to listing tasks.
+    expect((await portal("status", { workspace }, await as("third-jobs"))).capsule.next.backup.args).toMatchObject({
+      cmd: "tasks.context",
+    });
+  });
+});
+
 describe("the capsule", () => {
   /** One read per portal (its golden op where it has a read one), and one write. */
   async function callsFor(workspace: string): Promise<[string, Record<string, unknown>][]> {
@@ -168,6 +202,7 @@ describe("the capsule", () => {
       ["open", { workspace, id: `notes@${commit.entry.seq}` }],
       ["workspace", { workspace, op: "call", cmd: "system.ping" }],
       ["tasks", { workspace, op: "execute.next" }],
+      ["jobs", { workspace, op: "radar" }],
       ["think", { workspace, op: "query" }],
       ["graph", { workspace, op: "query" }],
       ["vcs", { workspace, op: "log" }],

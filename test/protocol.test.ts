@@ -5,6 +5,7 @@ import { exports } from "cloudflare:workers";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
+import { WORKSPACE_MIGRATIONS } from "../src/workspace/migrations";
 import { rpc, token } from "./helpers/mcp";
 
 async function legacyClient(path = "/mcp?toolset=full"): Promise<Client> {
@@ -35,7 +36,7 @@ describe("2025-era clients (initialize handshake, SDK v1)", () => {
   it("accepts seed 000's branchmind_* names when called", async () => {
     const client = await legacyClient();
     const result = await client.callTool({ name: "branchmind_status", arguments: { workspace: "protocol/legacy" } });
-    expect(result.structuredContent).toMatchObject({ workspace: "protocol/legacy", schema_version: 8 });
+    expect(result.structuredContent).toMatchObject({ workspace: "protocol/legacy", schema_version: WORKSPACE_MIGRATIONS.length });
     await client.close();
   });
 });

@@ -2,9 +2,13 @@
  * The catalog: every command of the server, and lookups by dotted name, flat tool name or alias.
  * Both sides import it: the Worker for schemas and surfaces, the workspace object for handlers.
  */
+import { ANCHOR_COMMANDS } from "../capabilities/anchors/anchors.commands";
 import { BRANCH_COMMANDS } from "../capabilities/branches/branches.commands";
+import { CODE_REF_COMMANDS } from "../capabilities/code-refs/code-refs.commands";
 import { DOCS_COMMANDS } from "../capabilities/docs/docs.commands";
 import { GRAPH_COMMANDS } from "../capabilities/graph/graph.catalog";
+import { JOB_COMMANDS } from "../capabilities/jobs/jobs.catalog";
+import { KNOWLEDGE_COMMANDS } from "../capabilities/knowledge/knowledge.commands";
 import { OPEN_COMMANDS } from "../capabilities/open/open.commands";
 import { SYSTEM_COMMANDS } from "../capabilities/system/system.commands";
 import { TASK_COMMANDS } from "../capabilities/tasks/tasks.catalog";
@@ -21,7 +25,11 @@ export const COMMANDS: readonly Command[] = [
   ...VCS_COMMANDS,
   ...GRAPH_COMMANDS,
   ...TASK_COMMANDS,
+  ...JOB_COMMANDS,
   ...THINK_COMMANDS,
+  ...KNOWLEDGE_COMMANDS,
+  ...ANCHOR_COMMANDS,
+  ...CODE_REF_COMMANDS,
   ...TRACE_COMMANDS,
   ...WORKSPACE_COMMANDS,
   ...OPEN_COMMANDS,

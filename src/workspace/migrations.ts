@@ -7,6 +7,10 @@ import stepLeases from "../../migrations/0005_step_leases.sql";
 import cards from "../../migrations/0006_cards.sql";
 import snapshotBaselines from "../../migrations/0007_snapshot_baselines.sql";
 import reasoningMode from "../../migrations/0008_reasoning_mode.sql";
+import jobs from "../../migrations/0009_jobs.sql";
+import knowledge from "../../migrations/0010_knowledge.sql";
+import anchors from "../../migrations/0011_anchors.sql";
+import codeRefs from "../../migrations/0012_code_refs.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
@@ -18,4 +22,8 @@ export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 6, name: "cards", sql: cards },
   { id: 7, name: "snapshot_baselines", sql: snapshotBaselines },
   { id: 8, name: "reasoning_mode", sql: reasoningMode },
+  { id: 9, name: "jobs", sql: jobs },
+  { id: 10, name: "knowledge", sql: knowledge },
+  { id: 11, name: "anchors", sql: anchors },
+  { id: 12, name: "code_refs", sql: codeRefs },
 ];

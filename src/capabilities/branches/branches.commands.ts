@@ -193,7 +193,7 @@ export const branchDelete = defineCommand({
   tool: "branch_delete",
   title: "Delete a branch",
   description:
-    "Delete a branch and what was written on it. Refused (BRANCH_IN_USE) while it is the base of another branch or anyone has it checked out; `main` and the reasoning branch of an existing plan or task (task/TASK-001) cannot be deleted.",
+    "Delete a branch and what was written on it. Refused (BRANCH_IN_USE) while it is the base of another branch or anyone has it checked out; `main`, `kb/*` (knowledge cards) and the reasoning branch of an existing plan or task (task/TASK-001) cannot be deleted.",
   kind: "write",
   destructive: true,
   input: { name: branchArg.describe("Branch to delete.") },

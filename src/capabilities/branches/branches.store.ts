@@ -251,15 +251,15 @@ export function deleteBranchRows(db: Db, branch: Branch): void {
   db.run("DELETE FROM branches WHERE id = ?", branch.id);
 }
 
-/** New branch names may not take a server-owned name (main, task/*, plan/*). */
+/** New branch names may not take a server-owned name (main, task/*, plan/*, kb/* — the knowledge branch). */
 export function refuseReservedName(name: string): void {
   if (isCanonical(name)) {
-    fail("INVALID_NAME", `"${name}" is reserved (main and task/*, plan/* branches belong to the server).`, "Choose another name.", {
+    fail("INVALID_NAME", `"${name}" is reserved (main and task/*, plan/*, kb/* branches belong to the server).`, "Choose another name.", {
       name,
     });
   }
 }
 
 export function isCanonical(name: string): boolean {
-  return name === MAIN || name.startsWith("task/") || name.startsWith("plan/");
+  return name === MAIN || name.startsWith("task/") || name.startsWith("plan/") || name.startsWith("kb/");
 }

@@ -1,20 +1,25 @@
 /**
  * `open` (seed 002's open portal): open any artifact by one stable ref — a card, a document entry, a
- * plan or task (read-only capsule), a step with its lease, an anchor's cards. Refs of kinds that have
- * no storage yet (JOB-…, code:…) are validated and answered UNKNOWN_ID; anything else is UNKNOWN_ID
- * with the grammar. The answer's `kind` says which shape it has; its lists (card edges, anchor cards)
+ * plan or task (read-only capsule), a step with its lease, an anchor's cards, a job (or one of its
+ * events), a stored code slice (CODE_REF_STALE when the caller's current text differs); anything else
+ * is UNKNOWN_ID with the grammar. The answer's `kind` says which shape it has; its lists (card edges, anchor cards)
  * are bounded by `limit` and trimmed to the budget, and each kind degrades to a small form of its own.
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
+import { anchorCardSchema, openAnchor } from "../anchors/snapshot";
+import { codeOpenStubs, openCodeRef } from "../code-refs/code-refs";
 import { entrySchema } from "../docs/docs.schema";
+import { paginationSchema } from "../docs/paging";
 import { edgeSchema } from "../graph/graph.schema";
+import { openJobRef, parseJobRef } from "../jobs/job-refs";
+import { jobEventSchema, jobItemSchema, jobSchema } from "../jobs/jobs.schema";
 import { type Capsule, compactCapsule } from "../tasks/capsule";
 import { entitySchema, reasoningRefSchema, stepSchema } from "../tasks/tasks.schema";
 import { cardSchema } from "../think/card-view";
-import { openAnchor, openCard, openEntry, openStep, openTarget } from "./open.views";
+import { openCard, openEntry, openStep, openTarget } from "./open.views";
 import { MAX_CODE_REF_LINES, parseRef, REF_GRAMMAR } from "./refs";
 
 /** Items per list of an answer (anchor cards, card edges): the original's default and ceiling. */
@@ -27,7 +32,9 @@ const ENTRY_CUTS = [16_000, 8_000, 4_000, 2_000, 1_000, 500, 200, 50, 0];
 /** Card ids an anchor keeps, fewer and fewer, when even its trimmed cards do not fit the budget. */
 const ANCHOR_ID_CUTS = [MAX_OPEN_LIMIT, 10, 5, 2, 0];
 
-const KINDS = ["card", "entry", "task", "plan", "step", "anchor"] as const;
+const KINDS = ["card", "entry", "task", "plan", "step", "anchor", "job", "job_event", "code"] as const;
+/** A code slice's text as the caller has it now (to detect staleness): one slice's bound. */
+const MAX_CURRENT_TEXT_CHARS = 65_536;
 
 const openEdgeSchema = edgeSchema.omit({ deleted: true }).extend({ direction: z.enum(["out", "in"]) });
 const leaseSchema = z.object({ holder: z.string(), expires_tick: z.number() });
@@ -64,11 +71,30 @@ const OPEN_OUTPUT = {
   // anchor
   anchor: z.string().optional(),
   slug: z.string().optional(),
-  registered: z.boolean().optional().describe("Anchor: whether it is registered (anchors have no registry yet: always false)."),
-  branch: z.string().optional(),
-  graph_doc: z.string().optional(),
-  cards: z.array(cardSchema).optional().describe("Anchor: its visible cards, canon-first (pinned, decision, evidence, test, rest)."),
+  registered: z.boolean().optional().describe("Anchor: whether it is registered (anchors_list)."),
+  requested: z.string().optional().describe("Anchor: the alias asked for, when it was resolved to its anchor."),
+  record: z.record(z.string(), z.unknown()).optional().describe("Anchor: its record, when registered."),
+  aliases: z.array(z.string()).optional(),
+  cards: z
+    .array(anchorCardSchema)
+    .optional()
+    .describe("Anchor: its visible cards across branches and graph docs, canon-first (pinned, v:canon, decision, evidence, test, rest)."),
   has_more: z.boolean().optional(),
+  // job / job_event
+  job: z.union([jobSchema, jobItemSchema]).optional(),
+  events: z.array(jobEventSchema).optional().describe("Job: its newest events, oldest first (older ones with jobs_open and a cursor)."),
+  pagination: paginationSchema.optional(),
+  event: jobEventSchema.optional(),
+  now_tick: z.number().optional(),
+  // code
+  path: z.string().optional(),
+  start_line: z.number().optional(),
+  end_line: z.number().optional(),
+  sha256: z.string().optional(),
+  lines: z.number().optional(),
+  repo: z.string().optional(),
+  text: z.string().optional(),
+  text_truncated: z.boolean().optional(),
   truncated: z.boolean(),
 };
 
@@ -108,6 +134,14 @@ function openStubs(original: Payload): Payload[] {
       const step = original.step as Payload;
       return [{ ...head, task: original.task, step: { id: step.id, path: step.path, title: step.title }, lease: original.lease }];
     }
+    case "job":
+    case "job_event": {
+      const job = original.job as Payload;
+      const slim = Object.fromEntries(["id", "title", "status", "revision"].filter((k) => k in job).map((k) => [k, job[k]]));
+      return [{ ...head, job: slim, now_tick: original.now_tick }];
+    }
+    case "code":
+      return codeOpenStubs(original);
     default: {
       // An anchor keeps the ids of its first cards, fewer and fewer.
       const cards = (original.cards as { id: string; type: string }[]).map((card) => ({ id: card.id, type: card.type, trimmed: true }));
@@ -122,19 +156,29 @@ function openStubs(original: Payload): Payload[] {
   }
 }
 
-/** A list cut by the budget says so: anchor cards and card edges then have more to show. */
+/**
+ * A list cut by the budget says so: anchor cards and card edges then have more to show, and a job's
+ * event tail (oldest dropped first) continues below its oldest event shown.
+ */
 function repairOpen(trimmed: Payload, original: Payload): Payload {
-  const cut = (path: "cards" | "edges") => JSON.stringify(trimmed[path]) !== JSON.stringify(original[path]);
+  const cut = (path: "cards" | "edges" | "events") => JSON.stringify(trimmed[path]) !== JSON.stringify(original[path]);
+  if (trimmed.kind === "job" && cut("events")) {
+    const oldest = (trimmed.events as { seq: number }[])[0]?.seq ?? (original.events as { seq: number }[]).at(-1)?.seq;
+    const { next_cursor: _dropped, ...rest } = trimmed.pagination as Payload;
+    const count = (trimmed.events as unknown[]).length;
+    return { ...trimmed, pagination: { ...rest, has_more: true, count, ...(oldest === undefined ? {} : { next_cursor: oldest }) } };
+  }
   if (trimmed.kind === "anchor" && cut("cards")) return { ...trimmed, has_more: true };
   if (trimmed.kind === "card" && cut("edges")) return { ...trimmed, edges: { ...(trimmed.edges as Payload), has_more: true } };
   return trimmed;
 }
 
 const OPEN_BUDGET: BudgetSpec = {
-  lists: ["edges.other", "edges.blocks", "edges.supports", "cards"],
-  keep: ["id", "type", "title", "status", "lane", "last_seq", "from", "rel", "to", "direction"],
-  // Every list is newest- or canon-first: its last items matter least.
-  trimFromEnd: true,
+  lists: ["edges.other", "edges.blocks", "edges.supports", "cards", "events"],
+  keep: ["id", "type", "title", "status", "lane", "last_seq", "from", "rel", "to", "direction", "seq", "ref", "tick"],
+  // Edges and anchor cards are newest- or canon-first (their last items matter least); a job's events
+  // are an oldest-first tail (its first items matter least).
+  trimFromEnd: ["edges.other", "edges.blocks", "edges.supports", "cards"],
   repair: repairOpen,
   stubs: openStubs,
 };
@@ -143,7 +187,7 @@ export const openRef = defineCommand({
   name: "open",
   tool: "open",
   title: "Open a ref",
-  description: `Open any artifact by its stable ref, read-only: CARD-<id>, <doc>@<seq> (e.g. notes@12), TASK-/PLAN-<n> (capsule; focus unchanged), STEP-<hex> (with lease), a:<slug> (cards canon-first), JOB-<id>, code:<path>#L<a>-L<b>[@sha256:<hex>]. Lanes: shared + yours unless include_drafts.`,
+  description: `Open any artifact by its stable ref, read-only: CARD-<id>, <doc>@<seq> (e.g. notes@12), TASK-/PLAN-<n> (capsule; focus unchanged), STEP-<hex> (with lease), a:<slug> (cards canon-first), JOB-<n>[@<event>], code:<path>#L<a>-L<b>[@sha256:<hex>] (the stored slice; current_text warns CODE_REF_STALE). Lanes: shared + yours unless include_drafts.`,
   kind: "read",
   input: {
     id: z.string().min(1).max(MAX_REF_CHARS).describe(`The ref to open: ${REF_GRAMMAR}.`),
@@ -155,6 +199,12 @@ export const openRef = defineCommand({
       .default(DEFAULT_OPEN_LIMIT)
       .describe(`Items per list of the answer (an anchor's cards, a card's edges); 1-${MAX_OPEN_LIMIT}.`),
     include_drafts: z.boolean().default(false).describe("Every agent's lane (like view=audit); default: the shared lane and your own."),
+    current_text: z
+      .string()
+      .max(MAX_CURRENT_TEXT_CHARS)
+      .optional()
+      .describe("code: refs: the slice's text as you have it now; a difference warns CODE_REF_STALE."),
+    current_sha256: z.string().optional().describe("code: refs: the sha256 of your current text, instead of current_text."),
   },
   output: OPEN_OUTPUT,
   budget: OPEN_BUDGET,
@@ -172,21 +222,22 @@ export const openRef = defineCommand({
       case "step":
         return openStep(ctx, ref.id);
       case "anchor":
-        return openAnchor(ctx, ref.slug, ref.tag, options);
-      case "job":
-        return fail(
-          "UNKNOWN_ID",
-          `No job ${ref.id}: this server stores no jobs yet.`,
-          "Open the work itself instead (TASK-…, STEP-…), or list it with `tasks_context`.",
-          { id: ref.id, kind: "job" },
-        );
+        return openAnchor(ctx, ref.slug, options);
+      case "job": {
+        const job = parseJobRef(ref.id);
+        if (job === undefined) {
+          return fail("UNKNOWN_ID", `"${ref.id.slice(0, 80)}" is not a job ref.`, "Job refs look like JOB-001 or JOB-001@3 (one event).", {
+            id: ref.id.slice(0, 80),
+            kind: "job",
+          });
+        }
+        return { ...openJobRef(ctx, job.id, job.eventSeq, { limit: args.limit }), truncated: false };
+      }
       case "code":
-        return fail(
-          "UNKNOWN_ID",
-          `No code slice stored for ${ref.normalized}.`,
-          "Code slices cannot be attached yet; quote the lines in a note (`notes_commit`) and open it as notes@<seq>.",
-          { ref: ref.normalized, path: ref.path, start: ref.start, end: ref.end },
-        );
+        return {
+          ...openCodeRef(ctx, ref.normalized, { current_text: args.current_text, current_sha256: args.current_sha256 }),
+          truncated: false,
+        };
       case "malformed":
         return fail(
           "INVALID_INPUT",

@@ -1,9 +1,9 @@
 /**
  * What `open` shows for each kind of ref, read-only: a card with its edges, a document entry, a plan's
- * or task's capsule, a step with its lease, and an anchor's canon-first cards. Cards are read from the
- * caller's checkout graph doc (`graph`), then the focused task's graph; anchors from the checkout; lanes apply (shared + the caller's own lane,
- * every lane with include_drafts), and a card the caller may not see is reported exactly like a
- * missing one. Lookups that find nothing fail UNKNOWN_ID with a recovery hint.
+ * or task's capsule, and a step with its lease (anchors, jobs and code slices are opened by their own
+ * capabilities). Cards are read from the caller's checkout graph doc (`graph`), then the focused
+ * task's graph; lanes apply (shared + the caller's own lane, every lane with include_drafts), and a
+ * card the caller may not see is reported exactly like a missing one. Lookups that find nothing fail UNKNOWN_ID with a recovery hint.
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
@@ -11,14 +11,12 @@ import { type Branch, branchById, checkoutOf, findBranch, type Source, sourcesOf
 import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
 import { edgesTouching, isLive, lookupVersion, toEdge, type VersionRow } from "../graph/graph.store";
-import { queryWhere } from "../graph/graph-filters.store";
 import { agentLane, laneOf, SHARED_LANE } from "../graph/lanes";
 import { liveLease } from "../tasks/leases.store";
 import { resumeView } from "../tasks/resume.commands";
 import { reasoningRef } from "../tasks/targets";
 import { findStep, focusOf, requireEntity, toStep } from "../tasks/tasks.store";
-import { ANY, allOf, ofType } from "../think/card-filters.store";
-import { type Card, toCard, visibleCards } from "../think/card-view";
+import { toCard } from "../think/card-view";
 import { entryAtSeq, taskOfStep } from "./open.store";
 
 export interface OpenOptions {
@@ -30,9 +28,6 @@ export interface OpenOptions {
 
 /** Relations that get a list of their own; every other relation goes to `other`. */
 const NAMED_RELS = ["supports", "blocks"] as const;
-/** Canon-first order of an anchor's cards: pinned, then these types, then the rest (newest first in each). */
-const CANON_TYPES = ["decision", "evidence", "test"] as const;
-const PINNED_TAG = "pinned";
 
 function mayRead(ctx: CommandContext, lane: string, allLanes: boolean): boolean {
   return allLanes || lane === SHARED_LANE || lane === agentLane(ctx.principal.agent_id);
@@ -194,47 +189,6 @@ export function openStep(ctx: CommandContext, id: string) {
     task: { id: task.id, title: task.title, status: task.status },
     step: toStep(step),
     lease: lease ? { holder: lease.holder, expires_tick: lease.expires_tick } : null,
-    truncated: false,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// a:<slug>
-
-function canonRank(card: Card): number {
-  if (card.tags.includes(PINNED_TAG)) return 0;
-  const type = (CANON_TYPES as readonly string[]).indexOf(card.type);
-  return type === -1 ? CANON_TYPES.length + 1 : type + 1;
-}
-
-/**
- * The visible cards tagged exactly `tag`, canon-first: pinned, then decision, evidence and test cards,
- * then the rest, newest first within each rank, at most `limit`. One bounded page per rank (each
- * holds every card of its rank that can make the first `limit`), merged without repeats.
- */
-export function openAnchor(ctx: CommandContext, slug: string, tag: string, options: OpenOptions) {
-  const { branch, sources, doc } = checkoutGraph(ctx);
-  const tagged = queryWhere({ tags_any: [tag] });
-  const page = (extra: typeof ANY) =>
-    visibleCards(ctx, doc, sources, allOf(tagged, extra), { limit: options.limit, allLanes: options.allLanes });
-  const all = page(ANY);
-  const ranked = [page(queryWhere({ tags_any: [PINNED_TAG] })), ...CANON_TYPES.map((type) => page(ofType(type))), all];
-  const seen = new Set<string>();
-  const cards = ranked
-    .flatMap((found) => found.cards)
-    .filter((card) => !seen.has(card.id) && seen.add(card.id))
-    .sort((a, b) => canonRank(a) - canonRank(b) || b.last_seq - a.last_seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .slice(0, options.limit);
-  return {
-    kind: "anchor" as const,
-    ref: tag,
-    anchor: tag,
-    slug,
-    registered: false,
-    branch: branch.name,
-    graph_doc: doc,
-    cards,
-    has_more: all.next !== undefined,
     truncated: false,
   };
 }

@@ -3,10 +3,12 @@
  * portal capsule it fills (seed 003 "capsule as HUD"): where the caller is (workspace, checkout, focus,
  * step focus with its lease, lane), why (at most MAX_WHY short lines), and next (1 best + 1 backup
  * action, written as portal calls so they can be pasted as they are). With a focus: open it, then
- * snapshot it; with none: create a plan, or pick a task. Read-only and deterministic.
+ * snapshot it; with none: create a plan, and as the backup claim the oldest queued job if there is one,
+ * else list the tasks to pick one. Read-only and deterministic.
  */
 import type { CommandContext } from "../../commands/context";
 import { checkoutOf } from "../branches/branches.store";
+import { type JobRow, oldestQueued } from "../jobs/jobs.store";
 import { liveLease } from "../tasks/leases.store";
 import { firstOpenStep } from "../tasks/targets";
 import { type EntityRow, findEntity, focusOf } from "../tasks/tasks.store";
@@ -63,8 +65,13 @@ function stepFocusOf(ctx: CommandContext, entity: EntityRow): StepFocus | null {
   };
 }
 
-function whyOf(ctx: CommandContext, entity: EntityRow | undefined, step: StepFocus | null): string[] {
-  if (entity === undefined) return ["no focus: create a plan, or pick a task and set it as your focus"];
+function whyOf(ctx: CommandContext, entity: EntityRow | undefined, step: StepFocus | null, queued: JobRow | undefined): string[] {
+  if (entity === undefined) {
+    return [
+      "no focus: create a plan, or pick a task and set it as your focus",
+      ...(queued ? [`${queued.id} is queued for any agent: ${short(queued.title)}`] : []),
+    ];
+  }
   const lines = [`focus ${entity.id} (${entity.kind}, ${entity.status}): ${short(entity.title)}`];
   if (step?.lease && step.lease.holder !== ctx.principal.agent_id) lines.push(`step ${step.path} is leased by ${step.lease.holder}`);
   else if (step) lines.push(`step ${step.path} is open: ${step.title}`);
@@ -72,11 +79,14 @@ function whyOf(ctx: CommandContext, entity: EntityRow | undefined, step: StepFoc
   return lines.slice(0, MAX_WHY);
 }
 
-function nextOf(entity: EntityRow | undefined): NextState["next"] {
+function nextOf(entity: EntityRow | undefined, queued: JobRow | undefined): NextState["next"] {
   if (entity === undefined) {
     return {
       action: { tool: "tasks", args: { op: "plan.create", args: { title: "<fill: plan title>" } }, purpose: "Create a plan" },
-      backup: { tool: "tasks", args: { op: "call", cmd: "tasks.context", args: {} }, purpose: "List plans and tasks to pick a focus" },
+      // An agent with nothing to do may take delegated work before picking a task (seed 002's queue hint).
+      backup: queued
+        ? { tool: "jobs", args: { op: "claim", args: { job: queued.id } }, purpose: `Claim ${queued.id}, queued for any agent` }
+        : { tool: "tasks", args: { op: "call", cmd: "tasks.context", args: {} }, purpose: "List plans and tasks to pick a focus" },
     };
   }
   return {
@@ -92,6 +102,7 @@ function nextOf(entity: EntityRow | undefined): NextState["next"] {
 export function nextState(ctx: CommandContext): NextState {
   const entity = focusedEntity(ctx);
   const step = entity ? stepFocusOf(ctx, entity) : null;
+  const queued = entity === undefined ? oldestQueued(ctx.db, false) : undefined;
   return {
     where: {
       workspace: ctx.workspace,
@@ -100,8 +111,8 @@ export function nextState(ctx: CommandContext): NextState {
       step_focus: step,
       lane: `shared + agent/${ctx.principal.agent_id}`,
     },
-    why: whyOf(ctx, entity, step),
-    next: nextOf(entity),
+    why: whyOf(ctx, entity, step, queued),
+    next: nextOf(entity, queued),
   };
 }
 

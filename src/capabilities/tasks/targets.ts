@@ -119,7 +119,20 @@ export function resolveStep(db: Db, task: EntityRow, args: StepArgs): StepRow {
 }
 
 /** Refuses to delete the reasoning branch of an existing plan or task (its trace, notes and graph live there). */
+/** Knowledge cards live on `kb/main` (see the knowledge capability); the server owns every `kb/` branch. */
+const KNOWLEDGE_BRANCH_PREFIX = "kb/";
+
 export function protectReasoningBranch(db: Db, name: string): void {
+  if (name.startsWith(KNOWLEDGE_BRANCH_PREFIX)) {
+    fail(
+      "INVALID_INPUT",
+      `Branch "${name}" holds the workspace's knowledge cards.`,
+      "Keep it; retire cards with knowledge_upsert instead.",
+      {
+        branch: name,
+      },
+    );
+  }
   const match = /^(?:task|plan)\/((?:TASK|PLAN)-[0-9]{3,})$/.exec(name);
   const id = match?.[1];
   if (id === undefined || reasoningRef(id).branch !== name || findEntity(db, id) === undefined) return;

@@ -14,7 +14,9 @@ import { utf8Bytes } from "../../shared/json";
 import { MAX_META_BYTES } from "../../shared/limits";
 import { advance } from "../../workspace/clocks";
 import type { SqlValue } from "../../workspace/db";
+import { linkCardAnchors } from "../anchors/anchor-links.store";
 import { type Branch, type Source, sourcesOf } from "../branches/branches.store";
+import { requireCardCodeRefs } from "../code-refs/code-refs";
 import { appendEntry } from "../docs/docs.store";
 import { edgeKey, isReservedNodeId, MAX_NODE_ID_CHARS, normalizeTags } from "../graph/graph.schema";
 import { fieldsOf, isLive, lookupVersion, type VersionFields, type VersionRow, type Where, writeVersion } from "../graph/graph.store";
@@ -124,6 +126,7 @@ export function writeCard(target: CardTarget, write: CardWrite): CardResult {
   const { ctx } = target;
   const id = write.card.id ?? autoId(target);
   checkCardId(id);
+  requireCardCodeRefs(ctx, write.card.meta);
   const existing = lookupVersion(ctx.db, target.sources, target.graphDoc, "node", id);
   const live = isLive(existing) ? existing : undefined;
   if (live) requireWritableLane(ctx, live);
@@ -179,6 +182,7 @@ export function writeCard(target: CardTarget, write: CardWrite): CardResult {
     meta: { card_id: id, card_type: write.card.type, status: write.card.status, lane, supports: write.supports, blocks: write.blocks },
   });
   ctx.journal({ target: `${target.branch.name}/${target.graphDoc}`, summary: `card ${id}` });
+  linkCardAnchors(ctx, target.branch.id, target.graphDoc, node, lane);
   return {
     card_id: id,
     inserted: true,
