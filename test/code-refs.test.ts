@@ -216,4 +216,19 @@ describe("code refs on cards", () => {
     expect((await failure("think_add_decision", { workspace, title: "x", meta: { code_refs: ["CARD-1"] } })).code).toBe("INVALID_INPUT");
     expect(await tickOf(workspace)).toBe(tick);
   });
+
+  it("an anchor may cite stored code refs; an unknown one is refused", async () => {
+    const workspace = "code-refs/anchors";
+    const { ref } = await ok("code_ref_attach", { workspace, path: "src/store.ts", start_line: 1, end_line: 1, text: "export {};" });
+    const anchor = { id: "a:storage", title: "Storage", kind: "component", refs: [ref, "path:src/store.ts"] };
+    await ok("anchors_bootstrap", { workspace, anchors: [anchor] });
+    const snapshot = await ok("open", { workspace, id: "a:storage" });
+    expect(snapshot.record.refs).toContain(ref);
+    const refused = await failure("anchors_bootstrap", {
+      workspace,
+      anchors: [{ ...anchor, id: "a:other", refs: ["code:src/missing.ts#L1-L2"] }],
+    });
+    expect(refused.code).toBe("UNKNOWN_ID");
+    expect(refused.actions?.[0]?.tool).toBe("code_ref_attach");
+  });
 });

@@ -5,10 +5,12 @@
  * depends_on naming them is rewritten, path bindings move, and cards keep their `a:<old>` tags (every
  * anchor read expands an anchor to its aliases).
  */
+
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
+import { requireCodeRefs } from "../code-refs/code-refs";
 import { anchorId } from "../knowledge/slugs";
 import { checkRefs, declareAliases, sortedUnique } from "./anchor-input";
 import {
@@ -75,6 +77,8 @@ function sameRecord(a: AnchorRecord, b: AnchorRecord): boolean {
 
 type AnchorInput = z.infer<typeof anchorInput>;
 
+const CODE_REF_PREFIX = "code:";
+
 /** The record `input` asks for: given fields replace, omitted ones keep the existing values (or defaults). */
 function nextRecord(
   ctx: CommandContext,
@@ -83,6 +87,13 @@ function nextRecord(
   existing: AnchorRecord | undefined,
 ): { record: AnchorRecord; paths: string[] } {
   const refs = input.refs === undefined ? undefined : checkRefs(input.refs);
+  // An anchor may cite code: each `code:` ref must name a stored slice (code_ref_attach).
+  if (refs)
+    requireCodeRefs(
+      ctx,
+      refs.refs.filter((ref) => ref.startsWith(CODE_REF_PREFIX)),
+      "refs",
+    );
   const parent =
     input.parent === undefined ? (existing?.parent ?? null) : input.parent === null ? null : requireAnchorSlug(input.parent, "parent");
   const depends =
