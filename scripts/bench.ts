@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: latency of the MCP endpoint against a local `wrangler dev` (workerd + SQLite
- * Durable Objects), at several store sizes, in three suites (`--suites notes,graph,packs`, all by default).
+ * Durable Objects), at several store sizes, in four suites (`--suites notes,graph,packs,portals`, all by default).
  *
  * Notes: for each size it seeds a fresh workspace through the bulk path (`workspace_import`): most
  * notes on `main`, a branch chain `chain/1` … `chain/10` (`--chain-depth`), notes on each chain branch,
@@ -21,13 +21,22 @@
  * every seq, then samples `ping`, `context_pack`, `context_pack max_chars=2000` and `think_context`,
  * each answer checked on the fly (see `bench/packs-*.ts`).
  *
+ * Portals: one small workspace (a plan, a focused task with 3 steps, 30 notes on `main`, 4 on the task),
+ * and the same calls made flat on `?toolset=full` and through their portal on `?toolset=portals` (a
+ * second client, same agent): `ping` (the floor) vs `system {op: "call", cmd: "system.ping"}`, `status`
+ * vs the `status` portal, `show` vs `docs show`, `notes_commit` vs `vcs notes.commit`, `tasks_snapshot`
+ * vs `tasks snapshot`, and `tools/list` on both toolsets (latency and body size). Every answer is
+ * checked on the fly: portal answers carry the capsule of the seeded focus, flat ones none (but the
+ * snapshot's own). Its target is portal median / flat median ≤ 1.15 for each pair. It has no sizes and
+ * adds under a minute to a default run, so it is in the default list (see `bench/portals-*.ts`).
+ *
  * It prints medians, p95s, each median's ratio to the floor and each op's growth from the smallest to
  * the largest size, and writes the results as JSON to `bench-results/`. Targets are reported, not
  * asserted (but the packs suite's budget targets are also checks of every answer). The server runs a snapshot of the project copied at start (so edits during a run cannot
  * restart it) with its state in a fresh temp dir; both are removed at the end. Network traffic goes
  * only to 127.0.0.1.
  *
- *   npm run bench -- [--suites notes,graph,packs] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000]
+ *   npm run bench -- [--suites notes,graph,packs,portals] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000]
  *                    [--pack-sizes 100000] [--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10]
  *
  * This file only wires the pieces: `lib/dev-server.ts` (the server's lifetime), `lib/mcp-http.ts`
@@ -46,6 +55,9 @@ import { type Options, parseOptions } from "./bench/options.ts";
 import { packsOpSet } from "./bench/packs-measure.ts";
 import { budgetLines, packsJson, packsLines } from "./bench/packs-report.ts";
 import { runPacksSuite } from "./bench/packs-suite.ts";
+import { portalsOpSet } from "./bench/portals-measure.ts";
+import { pairResults, portalsJson, portalsLines, portalsTargetLines } from "./bench/portals-report.ts";
+import { runPortalsSuite } from "./bench/portals-suite.ts";
 import {
   fmtInt,
   growthOf,
@@ -106,6 +118,9 @@ async function main(options: Options): Promise<number> {
   const notes = runNotes ? await runNotesSuite(target, options, `chain/${options.chainDepth}`) : [];
   const graph = options.suites.includes("graph") ? await runGraphSuite(client, options) : undefined;
   const packs = options.suites.includes("packs") ? await runPacksSuite(client, options) : undefined;
+  const portals = options.suites.includes("portals")
+    ? await runPortalsSuite(client, { base: server.base, agent: AGENT, signal: shutdownSignal }, options)
+    : undefined;
 
   machine.load_average_start = loadAtStart;
   machine.load_average_end = loadAverage();
@@ -134,6 +149,14 @@ async function main(options: Options): Promise<number> {
     targets.push(...targetLines("Packs", misses, growth), ...budgetLines(packs));
     packsSection = packsJson(options, packsSet, packs, growth, misses);
   }
+  let portalsSection = null;
+  if (portals !== undefined) {
+    const portalsSet = portalsOpSet();
+    const pairs = pairResults(portalsSet, portals);
+    out.push(...portalsLines(portalsSet, portals, pairs));
+    targets.push(...portalsTargetLines(pairs));
+    portalsSection = portalsJson(portalsSet, portals, pairs);
+  }
   console.log([...out, "", ...targets].join("\n"));
 
   const finishedAt = new Date();
@@ -149,6 +172,7 @@ async function main(options: Options): Promise<number> {
     misses: notesMisses,
     graph: graphSection,
     packs: packsSection,
+    portals: portalsSection,
   });
   console.log(`Results written to ${writeJsonReport(ROOT, startedAt, report)}`);
   return 0;

@@ -8,10 +8,10 @@ import { DEFAULT_CHAIN_DEPTH, mainNotesFirst } from "./layout.ts";
 import { CARD_EVERY, MIN_PACK_SIZE } from "./packs-layout.ts";
 
 export const USAGE =
-  "npm run bench -- [--suites notes,graph,packs] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000] [--pack-sizes 100000] " +
+  "npm run bench -- [--suites notes,graph,packs,portals] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000] [--pack-sizes 100000] " +
   "[--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10]";
 
-export const SUITES = ["notes", "graph", "packs"] as const;
+export const SUITES = ["notes", "graph", "packs", "portals"] as const;
 export type Suite = (typeof SUITES)[number];
 
 const DEFAULTS = {
