@@ -31,7 +31,18 @@ const TABLES = [
   "journal",
   "knowledge_keys",
   "knowledge_versions",
+  "record_activity",
+  "record_sessions",
+  "record_versions",
+  "records",
+  // FTS5 full-text index of records and its shadow tables (migration 0013).
+  "records_fts",
+  "records_fts_config",
+  "records_fts_data",
+  "records_fts_docsize",
+  "records_fts_idx",
   "reflog",
+  "session_records",
   "snapshot_baselines",
   "step_leases",
   "step_ordinals",
@@ -66,6 +77,7 @@ describe("workspace migrations", () => {
         { id: 10, name: "knowledge" },
         { id: 11, name: "anchors" },
         { id: 12, name: "code_refs" },
+        { id: 13, name: "records" },
       ]);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
       expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([
@@ -73,6 +85,9 @@ describe("workspace migrations", () => {
         { name: "card", value: 0 },
         { name: "job", value: 0 },
         { name: "plan", value: 0 },
+        { name: "project_tick", value: 0 },
+        { name: "record", value: 0 },
+        { name: "record_session", value: 0 },
         { name: "seq", value: 0 },
         { name: "step", value: 0 },
         { name: "task", value: 0 },

@@ -42,6 +42,7 @@ describe("the portal listing", () => {
       "vcs",
       "docs",
       "system",
+      "records",
     ]);
     for (const tool of tools) expect(Object.keys(tool.inputSchema.properties)).toEqual(expect.arrayContaining(["op", "cmd", "args"]));
     const unnamed = await (await rpc("tools/list", {}, { path: "/mcp" })).text();
@@ -208,6 +209,7 @@ describe("the capsule", () => {
       ["vcs", { workspace, op: "log" }],
       ["docs", { workspace, op: "show", args: { doc: "notes" } }],
       ["system", { workspace, op: "ops.summary" }],
+      ["records", { workspace, op: "call", cmd: "records.project.overview" }],
     ];
   }
 

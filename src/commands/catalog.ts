@@ -10,6 +10,8 @@ import { GRAPH_COMMANDS } from "../capabilities/graph/graph.catalog";
 import { JOB_COMMANDS } from "../capabilities/jobs/jobs.catalog";
 import { KNOWLEDGE_COMMANDS } from "../capabilities/knowledge/knowledge.commands";
 import { OPEN_COMMANDS } from "../capabilities/open/open.commands";
+import { PROJECT_COMMANDS } from "../capabilities/projects/projects.commands";
+import { RECORD_COMMANDS } from "../capabilities/records/records.catalog";
 import { SYSTEM_COMMANDS } from "../capabilities/system/system.commands";
 import { TASK_COMMANDS } from "../capabilities/tasks/tasks.catalog";
 import { THINK_COMMANDS } from "../capabilities/think/think.catalog";
@@ -33,6 +35,8 @@ export const COMMANDS: readonly Command[] = [
   ...TRACE_COMMANDS,
   ...WORKSPACE_COMMANDS,
   ...OPEN_COMMANDS,
+  ...PROJECT_COMMANDS,
+  ...RECORD_COMMANDS,
 ];
 
 /** Every name a command answers to: dotted name, flat tool name, seed 000 `branchmind_<tool>`, aliases. */

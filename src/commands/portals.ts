@@ -147,9 +147,18 @@ const PORTAL_TABLE: Portal[] = [
   {
     name: "records",
     title: "Records",
-    summary: "Record-Sync: projects, records, sessions.",
+    summary: "Record-Sync: projects, records, sessions, activation, sync, history, search.",
     domains: ["records"],
-    ops: {},
+    ops: {
+      overview: "records.project.overview",
+      search: "records.search",
+      activate: "records.activate",
+      sync: "records.sync",
+      create: "records.create",
+      update: "records.update",
+      transition: "records.transition",
+      save: "records.save_session",
+    },
     readOnly: false,
   },
 ];

@@ -8,6 +8,7 @@
  * budget policy and a synchronous handler.
  */
 import { z } from "zod";
+import type { DirectoryContext } from "../directory/directory-context";
 import type { BudgetSpec } from "../shared/budget";
 import { MAX_BUDGET_CHARS, MAX_IDEMPOTENCY_KEY_CHARS } from "../shared/limits";
 import { workspaceNameSchema } from "../shared/names";
@@ -49,7 +50,16 @@ export interface StatelessCommand<I extends z.ZodObject = z.ZodObject, O extends
   handler: (ctx: StatelessContext, args: z.output<I>) => z.input<O>;
 }
 
-export type Command = WorkspaceCommand | StatelessCommand;
+/**
+ * A command of the deployment's Directory (Record-Sync projects): it runs in the Worker, may await the
+ * Directory and workspace objects, and never holds a transaction open across those calls.
+ */
+export interface DirectoryCommand<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends CommandBase<I, O> {
+  scope: "directory";
+  handler: (ctx: DirectoryContext, args: z.output<I>) => Promise<z.input<O>>;
+}
+
+export type Command = WorkspaceCommand | StatelessCommand | DirectoryCommand;
 
 /** Fields every workspace command accepts. */
 export const workspaceFields = {
@@ -147,4 +157,30 @@ export function defineStatelessCommand<S extends Shape, O extends Shape>(
     output,
     handler: def.handler,
   } as unknown as StatelessCommand;
+}
+
+/**
+ * Define a Directory command (projects). It takes `workspace` (another name for the project, so
+ * agents can send it on every call) and the write or read fields of its kind, not `project_guard`.
+ */
+export function defineDirectoryCommand<S extends Shape, O extends Shape>(
+  def: Omit<DirectoryCommand, "input" | "output" | "handler" | "scope"> & {
+    input: S;
+    output: O;
+    handler: (
+      ctx: DirectoryContext,
+      args: z.output<z.ZodObject<S & Pick<typeof workspaceFields, "workspace"> & typeof writeFields & typeof readFields>>,
+    ) => Promise<z.input<z.ZodObject<O>>>;
+  },
+): DirectoryCommand {
+  const kindFields = def.kind === "write" ? writeFields : readFields;
+  const input = z.strictObject({ ...def.input, workspace: workspaceFields.workspace, ...kindFields });
+  const output = z.object({ ...def.output, ...(def.kind === "read" ? readOutputFields : {}) }).loose();
+  return {
+    ...def,
+    scope: "directory",
+    input,
+    output,
+    handler: def.handler,
+  } as unknown as DirectoryCommand;
 }

@@ -1,16 +1,21 @@
 /**
  * One tool call from the front door's side: validate the arguments with the command's zod schema,
- * check the caller's role and `agent_id`, resolve the workspace, and run the command in its workspace
- * object (or here, for commands that need none). Always returns a `Result`.
+ * check the caller's role and `agent_id`, resolve the workspace (a records command's `project_id`
+ * names it too, and its fallback is the agent's default project), and run the command in its
+ * workspace object (or here, for commands that need none or the Directory). Always returns a `Result`.
  */
 import type { z } from "zod";
+import { defaultProjectRequest } from "../capabilities/projects/project-ids";
 import type { Principal } from "../commands/context";
-import type { Command } from "../commands/registry";
+import type { Command, DirectoryCommand } from "../commands/registry";
+import type { DirectoryContext } from "../directory/directory-context";
+import { DIRECTORY_NAME, projectDirectory } from "../directory/directory-object";
 import { applyBudget, applyBudgetWithCapsule, type CapsuleForms } from "../shared/budget";
 import { type AppError, appError, CommandError, type ErrorAction, internalError } from "../shared/errors";
 import { NAME_FIELDS } from "../shared/names";
 import { err, ok, type Result } from "../shared/result";
-import { resolveWorkspace } from "./workspace-resolution";
+import type { WorkspaceSummary } from "../workspace/workspace-object";
+import { resolveProject, resolveWorkspace } from "./workspace-resolution";
 
 export interface CallSession {
   principal: Principal;
@@ -20,6 +25,15 @@ export interface CallSession {
 }
 
 const MAX_REPORTED_ISSUES = 5;
+/** Record-Sync commands: `project_id` names their workspace, and they fall back to the default project. */
+const RECORDS_DOMAIN = "records.";
+/**
+ * Default projects this isolate has registered in the Directory: a records call on one costs no
+ * Directory call after the first. Cleared when full (an id is ~30 bytes: 10,000 stay under 1 MB);
+ * a forgotten one is only registered again, idempotently.
+ */
+const MAX_ENSURED_DEFAULTS = 10_000;
+const ensuredDefaults = new Set<string>();
 const ROLE_RANK = { read: 0, write: 1, admin: 2 } as const;
 
 /** INVALID_INPUT (or INVALID_NAME for a single bad name) listing the first issues of a failed parse. */
@@ -119,16 +133,72 @@ export async function callCommand(
     }
   }
 
-  const resolution = resolveWorkspace(principal, session.lock, args.workspace);
+  if (command.scope === "directory") return runDirectoryCommand(session, command, args, options);
+
+  const isRecords = command.name.startsWith(RECORDS_DOMAIN);
+  const resolution = resolveProject(principal, session.lock, args.workspace, args.project_id, isRecords);
   if (!resolution.ok) return err(resolution.error);
-  const { workspace: _workspace, ...commandArgs } = args;
+  const { workspace: _workspace, project_id: _project, ...commandArgs } = args;
   try {
     const stub = session.env.WORKSPACES.getByName(resolution.workspace);
-    return (await stub.execute(command.name, commandArgs, principal, resolution.workspace, {
-      capsule: options.capsule === true,
-    })) as Result<Record<string, unknown>>;
+    const [result] = await Promise.all([
+      stub.execute(command.name, commandArgs, principal, resolution.workspace, { capsule: options.capsule === true }),
+      isRecords && resolution.isDefault ? ensureDefaultProject(session) : undefined,
+    ]);
+    return result as Result<Record<string, unknown>>;
   } catch (error) {
     console.error("workspace call failed", command.name, error);
+    return err(internalError());
+  }
+}
+
+/** Registers the agent's default project in the Directory (created on first use); never fails the call. */
+async function ensureDefaultProject(session: CallSession): Promise<void> {
+  const request = defaultProjectRequest(session.principal.agent_id);
+  if (ensuredDefaults.has(request.id)) return;
+  try {
+    const result = await projectDirectory(session.env.DIRECTORY.getByName(DIRECTORY_NAME)).ensureProject(request);
+    if (!result.ok) {
+      console.error("default project registration failed", request.id, result.error.code);
+      return;
+    }
+    if (ensuredDefaults.size >= MAX_ENSURED_DEFAULTS) ensuredDefaults.clear();
+    ensuredDefaults.add(request.id);
+  } catch (error) {
+    // The workspace's first summary push registers it anyway.
+    console.error("default project registration failed", request.id, error);
+  }
+}
+
+function directoryContext(session: CallSession): DirectoryContext {
+  const { principal, lock, env } = session;
+  return {
+    principal,
+    lock,
+    resolveProject: (named) => resolveProject(principal, lock, named.workspace, named.id, true, "id"),
+    directory: projectDirectory(env.DIRECTORY.getByName(DIRECTORY_NAME)),
+    initWorkspace: async (id) =>
+      (await env.WORKSPACES.getByName(id).execute("system.init", {}, principal, id)) as Result<Record<string, unknown>>,
+    workspaceSummary: async (id) => (await env.WORKSPACES.getByName(id).readSummary()) as Result<WorkspaceSummary>,
+  };
+}
+
+/** A Directory command (projects): its handler runs here, against the Directory and workspace objects. */
+async function runDirectoryCommand(
+  session: CallSession,
+  command: DirectoryCommand,
+  args: Record<string, unknown>,
+  options: CallOptions,
+): Promise<Result<Record<string, unknown>>> {
+  try {
+    const value = (await command.handler(directoryContext(session), args)) as Record<string, unknown>;
+    const capsule = options.capsule ? statelessCapsule(session, args) : undefined;
+    if (command.kind === "write") return ok(capsule ? { ...value, capsule: capsule.full } : value);
+    if (!capsule) return ok(applyBudget(value, command.budget, args, "default"));
+    return ok(applyBudgetWithCapsule(value, command.budget, args, "default", capsule));
+  } catch (error) {
+    if (error instanceof CommandError) return err(error.error);
+    console.error("directory command failed", command.name, error);
     return err(internalError());
   }
 }

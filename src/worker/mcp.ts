@@ -21,7 +21,7 @@ export const SERVER_INFO = { name: "branchmind", version: "0.1.0" };
 export const MCP_ROUTE = "/mcp";
 
 const INSTRUCTIONS =
-  "BranchMind: durable, branchable working memory. Start with `status` (where you are, 1 best + 1 backup next action); `system` op help explains the portals; `open` reopens any ref. Every read is bounded (max_chars, budget_profile); every write is atomic and accepts idempotency_key.";
+  'BranchMind: durable, branchable working memory. Start with `status` (where you are, 1 best + 1 backup next action); every portal takes {op, args} with a golden op, or op "call" + cmd for any command (`system` op schema.get gives its args); `system` op help explains the portals; `open` reopens any ref. Every read is bounded (max_chars, budget_profile); every write is atomic and accepts idempotency_key.';
 
 export interface McpSession extends CallSession {
   surface: SurfaceName;

@@ -100,8 +100,20 @@ function commandArgs(portal: Portal, command: Command, envelope: Envelope): Resu
   return { ok: true, value: args };
 }
 
+/** Envelope schemas are built once per portal and isolate (building one costs more than a parse). */
+const ACCEPTED = new Map<string, ReturnType<typeof envelopeSchema>>();
+
+function acceptedEnvelope(portal: Portal): ReturnType<typeof envelopeSchema> {
+  let schema = ACCEPTED.get(portal.name);
+  if (!schema) {
+    schema = envelopeSchema(portal, "accepted");
+    ACCEPTED.set(portal.name, schema);
+  }
+  return schema;
+}
+
 export async function callPortal(session: CallSession, portal: Portal, rawArgs: unknown): Promise<Result<Record<string, unknown>>> {
-  const parsed = envelopeSchema(portal, "accepted").safeParse(rawArgs ?? {});
+  const parsed = acceptedEnvelope(portal).safeParse(rawArgs ?? {});
   if (!parsed.success) return err(invalidArgumentsOf(portal.name, parsed.error, `the ${portal.name} tool's inputSchema`));
   const envelope = parsed.data as Envelope;
   const command = commandOf(portal, envelope);

@@ -2,8 +2,12 @@
  * Which workspace a call works in (DESIGN §4): the URL lock, else the `workspace` argument, else the
  * token's single workspace (a pattern without wildcards), else WORKSPACE_REQUIRED. A workspace outside
  * the token's patterns is FORBIDDEN; naming another workspace than the URL's is WORKSPACE_LOCKED.
+ * Record-Sync projects are workspaces: `project_id` names one like `workspace` does, and where nothing
+ * names one, records commands fall back to the agent's default project (docs/projects.md).
  */
+import { defaultProjectOf } from "../capabilities/projects/project-ids";
 import type { Principal } from "../commands/context";
+import type { ProjectResolution } from "../directory/directory-context";
 import { type AppError, appError } from "../shared/errors";
 import { isValidWorkspaceName } from "../shared/names";
 import { matchesWorkspace } from "./token";
@@ -26,8 +30,7 @@ export function resolveWorkspace(principal: Principal, lock: string | undefined,
       ),
     };
   }
-  const single = principal.workspaces.length === 1 && !/\*/.test(principal.workspaces[0] ?? "*") ? principal.workspaces[0] : undefined;
-  const workspace = lock ?? named ?? single;
+  const workspace = lock ?? named ?? singleWorkspace(principal);
   if (workspace === undefined) {
     return {
       ok: false,
@@ -66,4 +69,57 @@ export function resolveWorkspace(principal: Principal, lock: string | undefined,
     };
   }
   return { ok: true, workspace };
+}
+
+/** The token's workspace when it names exactly one (one pattern, no wildcard). */
+function singleWorkspace(principal: Principal): string | undefined {
+  return principal.workspaces.length === 1 && !/\*/.test(principal.workspaces[0] ?? "*") ? principal.workspaces[0] : undefined;
+}
+
+/**
+ * A project call: `project_id` and `workspace` name the same thing (both given and different →
+ * INVALID_INPUT); then the workspace rules above. With `useDefault`, a call that names nothing (no
+ * URL lock, no argument, no single-workspace token) gets the agent's default project, which the
+ * token's patterns must grant (else WORKSPACE_REQUIRED, saying so).
+ */
+export function resolveProject(
+  principal: Principal,
+  lock: string | undefined,
+  workspaceArgument: unknown,
+  projectArgument: unknown,
+  useDefault: boolean,
+  projectField = "project_id",
+): ProjectResolution {
+  const workspace = typeof workspaceArgument === "string" ? workspaceArgument : undefined;
+  const project = typeof projectArgument === "string" ? projectArgument : undefined;
+  if (workspace !== undefined && project !== undefined && workspace !== project) {
+    return {
+      ok: false,
+      error: appError(
+        "INVALID_INPUT",
+        `workspace "${workspace}" and ${projectField} "${project}" name different projects.`,
+        "Give one of them.",
+        { fields: ["workspace", projectField], workspace, [projectField]: project },
+      ),
+    };
+  }
+  const named = project ?? workspace;
+  const fallback = defaultProjectOf(principal.agent_id);
+  if (useDefault && lock === undefined && named === undefined && singleWorkspace(principal) === undefined) {
+    if (principal.workspaces.some((pattern) => matchesWorkspace(pattern, fallback)))
+      return { ok: true, workspace: fallback, isDefault: true };
+    return {
+      ok: false,
+      error: appError(
+        "WORKSPACE_REQUIRED",
+        `No project: the URL, the arguments and the token name none, and your default project "${fallback}" is outside your token's patterns.`,
+        "Pass project_id (list_projects shows the ones you can use), or use a token that grants your default project.",
+        { default_project: fallback, granted: principal.workspaces },
+        [{ tool: "list_projects", args: {}, why: "The projects your token grants" }],
+      ),
+    };
+  }
+  const resolved = resolveWorkspace(principal, lock, named);
+  // Naming one's default project explicitly is using it too (it is created on first use either way).
+  return resolved.ok ? { ok: true, workspace: resolved.workspace, isDefault: resolved.workspace === fallback } : resolved;
 }

@@ -120,7 +120,8 @@ function runWrite(db: Db, command: WorkspaceCommand, request: ExecuteRequest, no
 function runRead(db: Db, command: WorkspaceCommand, request: ExecuteRequest, nowMs: number): Record<string, unknown> {
   const { ctx, warnings } = makeContext(db, request, nowMs, resolveLimits(request.args, "default").limits.chars);
   const value = withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings);
-  if (!request.capsule) return applyBudget(value, command.budget, request.args, "default");
+  // A payload with a capsule of its own (resume views) keeps it: no second one is computed.
+  if (!request.capsule || "capsule" in value) return applyBudget(value, command.budget, request.args, "default");
   return applyBudgetWithCapsule(value, command.budget, request.args, "default", capsuleOf(db, request, nowMs));
 }
 

@@ -11,6 +11,7 @@ import jobs from "../../migrations/0009_jobs.sql";
 import knowledge from "../../migrations/0010_knowledge.sql";
 import anchors from "../../migrations/0011_anchors.sql";
 import codeRefs from "../../migrations/0012_code_refs.sql";
+import records from "../../migrations/0013_records.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 10, name: "knowledge", sql: knowledge },
   { id: 11, name: "anchors", sql: anchors },
   { id: 12, name: "code_refs", sql: codeRefs },
+  { id: 13, name: "records", sql: records },
 ];

@@ -2,13 +2,16 @@
  * One Durable Object per workspace: migrates its SQLite schema once on wake, then serves one RPC
  * method, `execute`, that runs a named command and returns a `Result` (it never throws across RPC).
  * After a write it schedules a coalesced summary push to the Directory (one alarm, at most one push
- * per SUMMARY_PUSH_DELAY_MS however many writes land).
+ * per SUMMARY_PUSH_DELAY_MS however many writes land). The summary carries the Record-Sync counts
+ * that `list_projects` shows; `readSummary` answers them fresh for `get_project`.
  */
 import { DurableObject } from "cloudflare:workers";
+import { recordSyncSummary } from "../capabilities/records/summary.store";
 import { findCommand } from "../commands/catalog";
 import type { Principal } from "../commands/context";
+import { DIRECTORY_NAME } from "../directory/directory-object";
 import { internalError } from "../shared/errors";
-import { err, type Result } from "../shared/result";
+import { err, ok, type Result } from "../shared/result";
 import { read } from "./clocks";
 import { Db } from "./db";
 import { type ExecuteRequest, execute } from "./execute";
@@ -25,7 +28,14 @@ export interface WorkspaceSummary {
   seq: number;
   branches: number;
   as_of_tick: number;
+  /** Record-Sync (seed 004): the project tick, OPEN records, sessions not closed. Absent in older pushes. */
+  project_tick?: number;
+  open_records?: number;
+  open_sessions?: number;
 }
+
+/** Record-Sync session bookkeeping (activate, close) changes the counts without advancing the tick. */
+const RECORDS_DOMAIN = "records.";
 
 export class WorkspaceObject extends DurableObject<Env> {
   private readonly db: Db;
@@ -47,10 +57,12 @@ export class WorkspaceObject extends DurableObject<Env> {
   ): Promise<Result<Record<string, unknown>>> {
     try {
       const request: ExecuteRequest = { command, args, principal, workspace, capsule: options.capsule === true };
-      const isWrite = findCommand(command)?.kind === "write";
+      const found = findCommand(command);
+      const isWrite = found?.kind === "write";
       const tickBefore = isWrite ? read(this.db, "tick") : 0;
       const result = execute(this.db, request, Date.now());
-      if (isWrite && result.ok && read(this.db, "tick") !== tickBefore) await this.scheduleSummaryPush();
+      const countsMayMove = found?.name.startsWith(RECORDS_DOMAIN) === true;
+      if (isWrite && result.ok && (countsMayMove || read(this.db, "tick") !== tickBefore)) await this.scheduleSummaryPush();
       return result;
     } catch (error) {
       console.error("workspace execute failed", error);
@@ -66,7 +78,18 @@ export class WorkspaceObject extends DurableObject<Env> {
       seq: read(this.db, "seq"),
       branches: this.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM branches")?.n ?? 0,
       as_of_tick: tick,
+      ...recordSyncSummary(this.db),
     };
+  }
+
+  /** The summary now, for reads that must not wait for the next push (get_project). */
+  readSummary(): Result<WorkspaceSummary> {
+    try {
+      return ok(this.summary());
+    } catch (error) {
+      console.error("workspace summary failed", error);
+      return err(internalError());
+    }
   }
 
   private async scheduleSummaryPush(): Promise<void> {
@@ -76,6 +99,6 @@ export class WorkspaceObject extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const summary = this.summary();
     if (summary.name === "") return;
-    await this.env.DIRECTORY.getByName("directory").report(summary);
+    await this.env.DIRECTORY.getByName(DIRECTORY_NAME).report(summary);
   }
 }

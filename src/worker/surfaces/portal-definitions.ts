@@ -45,9 +45,12 @@ export function envelopeSchema(portal: Portal, form: "listed" | "accepted") {
 
 export type Envelope = z.output<ReturnType<typeof envelopeSchema>> & { portal_view?: string; id?: string };
 
-/** The golden ops are in the schema's `op` enum already; the description says only what the portal is for. */
+/**
+ * The golden ops are in the schema's `op` enum already, and `call` + `cmd` is the same on every portal:
+ * only `system` (where an agent looks commands up) says so; the server instructions say it once for all.
+ */
 function describe(portal: Portal): string {
-  return `${portal.summary} op call + cmd: any command.`;
+  return portal.name === "system" ? `${portal.summary} op call + cmd runs any command, on any portal.` : portal.summary;
 }
 
 function definitionOf(portal: Portal): ToolDefinition {
@@ -55,7 +58,6 @@ function definitionOf(portal: Portal): ToolDefinition {
   const properties = schema.properties as Record<string, unknown>;
   return {
     name: portal.name,
-    title: portal.title,
     description: describe(portal),
     // `args` is any object: zod spells that with two empty members a client does not need.
     inputSchema: { ...schema, properties: { ...properties, args: { type: "object" } }, type: "object" },

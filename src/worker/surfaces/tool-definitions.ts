@@ -10,7 +10,8 @@ import { errorResultSchema } from "../../shared/errors";
 
 export interface ToolDefinition {
   name: string;
-  title: string;
+  /** Omitted on portal tools (their names say it; the listing is kept small). */
+  title?: string;
   description: string;
   inputSchema: Record<string, unknown> & { type: "object" };
   /** Portal tools return many shapes (any command's answer plus the capsule) and declare none. */

@@ -1,0 +1,272 @@
+/**
+ * Orientation reads (seed 004 "Orientation Commands"; no activation needed, no side effects):
+ * `records.project.overview` (get_project_overview: tick, open sessions, roots, OPEN and LATER
+ * records, recent activity), `records.search` (search_records: FTS5, escaped, bm25 relevance and a
+ * snippet), `records.list` (list_records: tree order, filters, depth, paged) and `records.get_ref`
+ * (get_record_ref). Every list is bounded and trimmed to the read budget.
+ */
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
+import { defineCommand } from "../../commands/registry";
+import type { BudgetSpec } from "../../shared/budget";
+import { fail } from "../../shared/errors";
+import { getMeta } from "../../workspace/meta";
+import { listActivity } from "./activity.store";
+import {
+  activityEntrySchema,
+  DEFAULT_LIST_RECORDS,
+  DEFAULT_OVERVIEW_ITEMS,
+  DEFAULT_SEARCH_LIMIT,
+  MAX_COUNTED_RECORDS,
+  MAX_LIST_RECORDS,
+  MAX_LISTED_SESSIONS,
+  MAX_OVERVIEW_ITEMS,
+  MAX_RECORD_DEPTH,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_QUERY_CHARS,
+  OVERVIEW_ACTIVITY,
+  projectIdField,
+  recordIdSchema,
+  recordRefSchema,
+  recordTypeSchema,
+  stateSchema,
+} from "./records.schema";
+import { countBy, findRef, type ListFilter, listRefs, type RefRow, refsBy, requireRecord, toRef } from "./records.store";
+import { countMatches, searchRecords } from "./search.store";
+import { ftsQuery } from "./search-query";
+import { projectTick, sessionStatus } from "./session-select";
+import { activeRecordIdsOf, countOpenSessions, openSessions } from "./sessions.store";
+
+const statesFilter = z.array(stateSchema).max(4).optional().describe("Only records in these states.");
+const typesFilter = z.array(recordTypeSchema).max(20).optional().describe("Only records of these types.");
+
+/**
+ * The project this workspace is. The Directory (projects) owns names and descriptions; the workspace
+ * knows its own name, which is the project id.
+ */
+function projectOf(ctx: CommandContext): { id: string; name: string; description: string } {
+  const name = getMeta(ctx.db, "name") ?? ctx.workspace;
+  return { id: ctx.workspace, name, description: "" };
+}
+
+const overviewSessionSchema = z.object({
+  id: z.string(),
+  agent_id: z.string(),
+  status: z.enum(["active", "stale"]),
+  active_records: z.array(z.string()),
+  last_sync_tick: z.number(),
+  tick_gap: z.number(),
+  parent_session: z.string().optional(),
+});
+
+/** Active records shown per session in the overview. */
+const OVERVIEW_ACTIVE_PER_SESSION = 20;
+
+export const recordsOverview = defineCommand({
+  name: "records.project.overview",
+  tool: "get_project_overview",
+  title: "Project overview",
+  description: `Start of every chat: the project's tick, open sessions (with their active records and tick gap), root records, OPEN records and LATER records (refs, at most limit each, default ${DEFAULT_OVERVIEW_ITEMS}, with totals), and the ${OVERVIEW_ACTIVITY} latest activity entries. Then activate the record to continue, or create_record a new topic.`,
+  kind: "read",
+  input: {
+    limit: z.number().int().min(1).max(MAX_OVERVIEW_ITEMS).default(DEFAULT_OVERVIEW_ITEMS).describe("Refs per list."),
+    ...projectIdField,
+  },
+  output: {
+    project: z.object({ id: z.string(), name: z.string(), description: z.string(), tick: z.number() }),
+    open_sessions: z.array(overviewSessionSchema),
+    open_sessions_total: z.number(),
+    root_records: z.array(recordRefSchema),
+    root_records_total: z.number(),
+    open_records: z.array(recordRefSchema),
+    open_records_total: z.number(),
+    later_records: z.array(recordRefSchema),
+    later_records_total: z.number(),
+    recent_activity: z.array(activityEntrySchema),
+    totals_capped: z.boolean().describe(`A total stopped at ${MAX_COUNTED_RECORDS}.`),
+  },
+  budget: {
+    lists: ["recent_activity", "later_records", "root_records", "open_records", "open_sessions"],
+    keep: ["id", "state", "type", "at_tick", "tick_gap"],
+    trimFromEnd: true,
+  },
+  handler: (ctx, args) => {
+    const tick = projectTick(ctx);
+    const sessions = openSessions(ctx.db, MAX_LISTED_SESSIONS).slice(0, MAX_LISTED_SESSIONS);
+    const active = activeRecordIdsOf(
+      ctx.db,
+      sessions.map((session) => session.id),
+      OVERVIEW_ACTIVE_PER_SESSION,
+    );
+    const list = (which: Parameters<typeof refsBy>[1]) => refsBy(ctx.db, which, args.limit).slice(0, args.limit).map(toRef);
+    const count = (which: Parameters<typeof countBy>[1]) => countBy(ctx.db, which, MAX_COUNTED_RECORDS);
+    const totals = {
+      open_sessions_total: countOpenSessions(ctx.db, MAX_COUNTED_RECORDS),
+      root_records_total: count({ roots: true }),
+      open_records_total: count({ state: "OPEN" }),
+      later_records_total: count({ state: "LATER" }),
+    };
+    const capped = Object.values(totals).some((n) => n > MAX_COUNTED_RECORDS);
+    return {
+      project: { ...projectOf(ctx), tick },
+      open_sessions: sessions.map((session) => ({
+        id: session.id,
+        agent_id: session.agent_id,
+        status: sessionStatus(session, tick) === "stale" ? ("stale" as const) : ("active" as const),
+        active_records: active.get(session.id) ?? [],
+        last_sync_tick: session.last_sync_tick,
+        tick_gap: tick - session.last_sync_tick,
+        ...(session.parent_session ? { parent_session: session.parent_session } : {}),
+      })),
+      open_sessions_total: Math.min(totals.open_sessions_total, MAX_COUNTED_RECORDS),
+      root_records: list({ roots: true }),
+      root_records_total: Math.min(totals.root_records_total, MAX_COUNTED_RECORDS),
+      open_records: list({ state: "OPEN" }),
+      open_records_total: Math.min(totals.open_records_total, MAX_COUNTED_RECORDS),
+      later_records: list({ state: "LATER" }),
+      later_records_total: Math.min(totals.later_records_total, MAX_COUNTED_RECORDS),
+      recent_activity: listActivity(ctx.db, {}, OVERVIEW_ACTIVITY).slice(0, OVERVIEW_ACTIVITY),
+      totals_capped: capped,
+    };
+  },
+});
+
+/** Relevance and bm25 scores are rounded so that answers stay short and byte-identical. */
+const RELEVANCE_DIGITS = 1e4;
+
+export const recordsSearch = defineCommand({
+  name: "records.search",
+  tool: "search_records",
+  title: "Search records",
+  description: `Full-text search over record titles, summaries and bodies (best first): each result is a RecordRef with relevance (0-1, from bm25, the best match is 1) and a snippet (matches in **bold**), plus the total count. Words are ANDed; a word ending in * is a prefix; punctuation, quotes and operators (AND OR NOT NEAR, col:term) are searched as text, never as syntax. Filters: types, states, parent_id (its subtree). At most limit results (default ${DEFAULT_SEARCH_LIMIT}).`,
+  kind: "read",
+  example: { query: "storage engine" },
+  input: {
+    query: z.string().min(1).max(MAX_SEARCH_QUERY_CHARS),
+    types: typesFilter,
+    states: statesFilter,
+    parent_id: recordIdSchema.optional().describe("Only descendants of this record."),
+    limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT),
+    ...projectIdField,
+  },
+  output: {
+    results: z.array(recordRefSchema.extend({ relevance: z.number(), snippet: z.string() })),
+    total: z.number(),
+    total_capped: z.boolean(),
+    terms: z.array(z.string()).describe("The words searched."),
+  },
+  budget: { lists: ["results"], keep: ["id", "title", "state", "relevance"], trimFromEnd: true },
+  handler: (ctx, args) => {
+    const query = ftsQuery(args.query);
+    const under = args.parent_id === undefined ? undefined : requireRecord(ctx.db, args.parent_id, "parent_id").path;
+    if (query.dropped.length > 0) {
+      ctx.warn({
+        code: "SEARCH_TERMS_DROPPED",
+        message: `Ignored ${query.dropped.length} word(s) without letters or digits, or past the word limit: ${query.dropped.slice(0, 5).join(" ")}`,
+        recovery: "Search with words; punctuation and operators are plain text here.",
+      });
+    }
+    if (query.match === null) return { results: [], total: 0, total_capped: false, terms: [] };
+    const filter = { types: args.types, states: args.states, underPath: under };
+    const rows = searchRecords(ctx.db, query.match, filter, args.limit);
+    const best = rows[0]?.score ?? 0;
+    const total = countMatches(ctx.db, query.match, filter, MAX_COUNTED_RECORDS);
+    return {
+      results: rows.map((row) => ({
+        ...toRef(row),
+        relevance: best > 0 ? Math.round((Math.max(row.score, 0) / best) * RELEVANCE_DIGITS) / RELEVANCE_DIGITS : 1,
+        snippet: row.snippet,
+      })),
+      total: Math.min(total, MAX_COUNTED_RECORDS),
+      total_capped: total > MAX_COUNTED_RECORDS,
+      terms: query.terms,
+    };
+  },
+});
+
+const listPaginationSchema = z.object({
+  cursor: z.string().nullable(),
+  next_cursor: z.string().optional(),
+  has_more: z.boolean(),
+  limit: z.number(),
+  count: z.number(),
+});
+
+/** Budget hook of list_records: after items were dropped from the end, continue after the last one shown. */
+function repairListPage(payload: Record<string, unknown>, original: Record<string, unknown>): Record<string, unknown> {
+  const list = payload.records as { id: string }[] | undefined;
+  const before = original.records as unknown[] | undefined;
+  const page = payload.pagination as z.infer<typeof listPaginationSchema> | undefined;
+  if (!list || !before || !page || list.length === before.length) return payload;
+  const last = list[list.length - 1]?.id ?? page.cursor;
+  const { next_cursor: _dropped, ...rest } = page;
+  return { ...payload, pagination: { ...rest, count: list.length, has_more: true, ...(last ? { next_cursor: last } : {}) } };
+}
+
+const LIST_BUDGET: BudgetSpec = { lists: ["records"], keep: ["id", "state", "depth"], trimFromEnd: true, repair: repairListPage };
+
+export const recordsList = defineCommand({
+  name: "records.list",
+  tool: "list_records",
+  title: "List records",
+  description: `Records as refs in tree order (a parent before its children, siblings by id), paged with cursor = next_cursor. parent_id omitted: every record (depth: levels from the roots); null: the roots and depth-1 levels below; an id: its descendants, depth levels deep (default 1: its children). Filters: states, types. At most limit (default ${DEFAULT_LIST_RECORDS}).`,
+  kind: "read",
+  input: {
+    states: statesFilter,
+    types: typesFilter,
+    parent_id: recordIdSchema.nullable().optional().describe("null: roots only; an id: that record's subtree; omitted: everything."),
+    depth: z.number().int().min(1).max(MAX_RECORD_DEPTH).optional().describe("Levels to list (default 1 under a parent_id or null)."),
+    limit: z.number().int().min(1).max(MAX_LIST_RECORDS).default(DEFAULT_LIST_RECORDS),
+    cursor: recordIdSchema.optional().describe("The last id of the previous page (its next_cursor)."),
+    ...projectIdField,
+  },
+  output: { records: z.array(recordRefSchema.extend({ depth: z.number() })), pagination: listPaginationSchema },
+  budget: LIST_BUDGET,
+  handler: (ctx, args) => {
+    const filter: ListFilter = { states: args.states, types: args.types };
+    if (args.parent_id === null) filter.maxDepth = args.depth ?? 1;
+    else if (args.parent_id !== undefined) {
+      const parent = requireRecord(ctx.db, args.parent_id, "parent_id");
+      filter.under = { path: parent.path, maxDepth: parent.depth + (args.depth ?? 1) };
+    } else if (args.depth !== undefined) filter.maxDepth = args.depth;
+    if (args.cursor !== undefined) {
+      const after = findRef(ctx.db, args.cursor);
+      if (!after) {
+        fail("INVALID_INPUT", `cursor ${args.cursor} names no record.`, "Pass the next_cursor of the previous page, or omit cursor.", {
+          field: "cursor",
+        });
+      }
+      filter.afterPath = after.path;
+    }
+    const rows = listRefs(ctx.db, filter, args.limit);
+    const shown = rows.slice(0, args.limit);
+    const hasMore = rows.length > args.limit;
+    return {
+      records: shown.map((row: RefRow) => ({ ...toRef(row), depth: row.depth })),
+      pagination: {
+        cursor: args.cursor ?? null,
+        ...(hasMore ? { next_cursor: (shown[shown.length - 1] as RefRow).id } : {}),
+        has_more: hasMore,
+        limit: args.limit,
+        count: shown.length,
+      },
+    };
+  },
+});
+
+export const recordsGetRef = defineCommand({
+  name: "records.get_ref",
+  tool: "get_record_ref",
+  title: "Get a record ref",
+  description:
+    "A record's reference without activating it: id, type, title, summary, state, parent_id, children_count, open_children_count.",
+  kind: "read",
+  example: { id: "R001" },
+  input: { id: recordIdSchema, ...projectIdField },
+  output: recordRefSchema.shape,
+  handler: (ctx, args) => {
+    const row = findRef(ctx.db, args.id);
+    if (!row) requireRecord(ctx.db, args.id);
+    return toRef(row as RefRow);
+  },
+});

@@ -1,0 +1,493 @@
+/**
+ * Storage of records and their versions (migration 0013): ids from the `record` clock, the record
+ * rows with their materialized path and child counters, whole-snapshot versions, and the bounded
+ * reads of refs, children, lists and version ranges. Every function runs inside the caller's
+ * transaction; nothing here logs activity or advances the project tick (record-writes.ts does).
+ */
+import { fail } from "../../shared/errors";
+import { advance } from "../../workspace/clocks";
+import type { Db } from "../../workspace/db";
+import { iso, type RecordRef, type RecordState, type RecordView } from "./records.schema";
+
+export interface RecordRow {
+  num: number;
+  id: string;
+  type: string;
+  title: string;
+  summary: string;
+  body: string;
+  state: RecordState;
+  state_reason: string | null;
+  parent_id: string | null;
+  path: string;
+  depth: number;
+  resolved_by: string | null;
+  related_json: string;
+  metadata_json: string | null;
+  version: number;
+  children_count: number;
+  open_children_count: number;
+  created_tick: number;
+  modified_tick: number;
+  modified_by_session: string;
+  created_by: string;
+  created_at_ms: number;
+  modified_at_ms: number;
+}
+
+export type RefRow = Pick<
+  RecordRow,
+  "num" | "id" | "type" | "title" | "summary" | "state" | "parent_id" | "path" | "depth" | "children_count" | "open_children_count"
+>;
+
+type SqlRow<T> = T & Record<string, string | number | null>;
+
+const RECORD_COLUMNS =
+  "num, id, type, title, summary, body, state, state_reason, parent_id, path, depth, resolved_by, related_json, metadata_json, version, children_count, open_children_count, created_tick, modified_tick, modified_by_session, created_by, created_at_ms, modified_at_ms";
+const REF_COLUMNS = "num, id, type, title, summary, state, parent_id, path, depth, children_count, open_children_count";
+
+/** Width of one path segment: the record number, zero-padded so that path order is tree order. */
+const PATH_SEGMENT_DIGITS = 8;
+
+/** R001, zero-padded to 3 digits, wider past 999. */
+export function recordIdOf(num: number): string {
+  return `R${String(num).padStart(3, "0")}`;
+}
+
+export function nextRecordNum(db: Db): number {
+  return advance(db, "record");
+}
+
+/** The materialized path of a record: its parent's path plus its own segment (`00000001/00000004/`). */
+export function childPath(parentPath: string | null, num: number): string {
+  return `${parentPath ?? ""}${String(num).padStart(PATH_SEGMENT_DIGITS, "0")}/`;
+}
+
+/** The exclusive upper end of a subtree's path range: every descendant's path lies in (path, end). */
+export function subtreeEnd(path: string): string {
+  return `${path.slice(0, -1)}0`;
+}
+
+export function findRecord(db: Db, id: string): RecordRow | undefined {
+  return db.one<SqlRow<RecordRow>>(`SELECT ${RECORD_COLUMNS} FROM records WHERE id = ?`, id);
+}
+
+/** The record, or RECORD_NOT_FOUND (`role` names what the id was for: "parent", "resolved_by", …). */
+export function requireRecord(db: Db, id: string, role = "record"): RecordRow {
+  const row = findRecord(db, id);
+  if (row) return row;
+  return fail(
+    "RECORD_NOT_FOUND",
+    `No record ${id} in this project${role === "record" ? "" : ` (given as ${role})`}.`,
+    "Check the id's spelling; search_records or list_records show the records that exist.",
+    { id, field: role },
+    [{ tool: "list_records", args: {}, why: "See the records of this project." }],
+  );
+}
+
+/** The ids among `ids` that name no record, in the order given (at most MAX_RELATED ids are passed). */
+export function missingIds(db: Db, ids: string[]): string[] {
+  if (ids.length === 0) return [];
+  const found = new Set(
+    db.all<{ id: string }>("SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?))", JSON.stringify(ids)).map((row) => row.id),
+  );
+  return ids.filter((id) => !found.has(id));
+}
+
+export function insertRecord(db: Db, row: RecordRow): void {
+  db.run(
+    `INSERT INTO records (${RECORD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    row.num,
+    row.id,
+    row.type,
+    row.title,
+    row.summary,
+    row.body,
+    row.state,
+    row.state_reason,
+    row.parent_id,
+    row.path,
+    row.depth,
+    row.resolved_by,
+    row.related_json,
+    row.metadata_json,
+    row.version,
+    row.children_count,
+    row.open_children_count,
+    row.created_tick,
+    row.modified_tick,
+    row.modified_by_session,
+    row.created_by,
+    row.created_at_ms,
+    row.modified_at_ms,
+  );
+}
+
+/**
+ * Writes the changeable columns of a record. Title, summary and body are set only when they changed,
+ * so the full-text trigger (AFTER UPDATE OF title, summary, body) reindexes only real text changes.
+ */
+export function saveRecord(db: Db, before: RecordRow, row: RecordRow): void {
+  const textChanged = before.title !== row.title || before.summary !== row.summary || before.body !== row.body;
+  const text = textChanged ? "title = ?, summary = ?, body = ?, " : "";
+  db.run(
+    `UPDATE records SET ${text}type = ?, state = ?, state_reason = ?, resolved_by = ?, related_json = ?, metadata_json = ?, version = ?,
+       modified_tick = ?, modified_by_session = ?, modified_at_ms = ? WHERE id = ?`,
+    ...(textChanged ? [row.title, row.summary, row.body] : []),
+    row.type,
+    row.state,
+    row.state_reason,
+    row.resolved_by,
+    row.related_json,
+    row.metadata_json,
+    row.version,
+    row.modified_tick,
+    row.modified_by_session,
+    row.modified_at_ms,
+    row.id,
+  );
+}
+
+/** Moves a parent's counters when a child is created (children +1) or enters or leaves OPEN. */
+export function adjustChildCounts(db: Db, parentId: string, children: number, open: number): void {
+  db.run(
+    "UPDATE records SET children_count = children_count + ?, open_children_count = open_children_count + ? WHERE id = ?",
+    children,
+    open,
+    parentId,
+  );
+}
+
+/** A ref, one seek. */
+export function findRef(db: Db, id: string): RefRow | undefined {
+  return db.one<SqlRow<RefRow>>(`SELECT ${REF_COLUMNS} FROM records WHERE id = ?`, id);
+}
+
+/** Children of `parentId` in number order, OPEN ones or the others, at most `limit + 1`. */
+export function childrenOf(db: Db, parentId: string, open: boolean, limit: number): RecordRow[] {
+  return db.all<SqlRow<RecordRow>>(
+    `SELECT ${RECORD_COLUMNS} FROM records INDEXED BY records_by_parent WHERE parent_id = ? AND ${open ? "state = 'OPEN'" : "state <> 'OPEN'"}
+     ORDER BY num LIMIT ${Math.trunc(limit) + 1}`,
+    parentId,
+  );
+}
+
+/** OPEN children as refs, in number order, at most `limit` (cascade warnings). */
+export function openChildRefs(db: Db, parentId: string, limit: number): RefRow[] {
+  return db.all<SqlRow<RefRow>>(
+    `SELECT ${REF_COLUMNS} FROM records INDEXED BY records_by_parent WHERE parent_id = ? AND state = 'OPEN' ORDER BY num LIMIT ${Math.trunc(limit)}`,
+    parentId,
+  );
+}
+
+/**
+ * Grandchildren of `id` as refs: the children of its first `childLimit` children (number order), at
+ * most `limit + 1` in number order. `total` sums the scanned children's counters.
+ */
+export function grandchildrenOf(db: Db, id: string, childLimit: number, limit: number): { rows: RefRow[]; total: number } {
+  const children = db.all<{ id: string; children_count: number }>(
+    `SELECT id, children_count FROM records INDEXED BY records_by_parent WHERE parent_id = ? ORDER BY num LIMIT ${Math.trunc(childLimit)}`,
+    id,
+  );
+  const parents = children.filter((child) => child.children_count > 0).map((child) => child.id);
+  const total = children.reduce((sum, child) => sum + child.children_count, 0);
+  if (parents.length === 0) return { rows: [], total };
+  const rows = db.all<SqlRow<RefRow>>(
+    `SELECT ${REF_COLUMNS} FROM records WHERE parent_id IN (SELECT value FROM json_each(?)) ORDER BY num LIMIT ${Math.trunc(limit) + 1}`,
+    JSON.stringify(parents),
+  );
+  return { rows, total };
+}
+
+export interface ListFilter {
+  states?: RecordState[] | undefined;
+  types?: string[] | undefined;
+  /** Only descendants of this path (exclusive), at most `maxDepth` deep. */
+  under?: { path: string; maxDepth: number } | undefined;
+  /** Only records at most this deep (roots are 1): list_records from the roots. */
+  maxDepth?: number | undefined;
+  /** Continue after this path (tree order). */
+  afterPath?: string | undefined;
+}
+
+function filterSql(filter: ListFilter): { where: string; params: (string | number)[] } {
+  const parts: string[] = [];
+  const params: (string | number)[] = [];
+  if (filter.states !== undefined && filter.states.length > 0) {
+    parts.push("state IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filter.states));
+  }
+  if (filter.types !== undefined && filter.types.length > 0) {
+    parts.push("type IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filter.types));
+  }
+  if (filter.under !== undefined) {
+    parts.push("path > ? AND path < ? AND depth <= ?");
+    params.push(filter.under.path, subtreeEnd(filter.under.path), filter.under.maxDepth);
+  }
+  if (filter.maxDepth !== undefined) {
+    parts.push("depth <= ?");
+    params.push(filter.maxDepth);
+  }
+  if (filter.afterPath !== undefined) {
+    parts.push("path > ?");
+    params.push(filter.afterPath);
+  }
+  return { where: parts.length === 0 ? "" : `WHERE ${parts.join(" AND ")}`, params };
+}
+
+/** Records as refs in tree order (a parent before its children, siblings by number), at most `limit + 1`. */
+export function listRefs(db: Db, filter: ListFilter, limit: number): RefRow[] {
+  const { where, params } = filterSql(filter);
+  return db.all<SqlRow<RefRow>>(`SELECT ${REF_COLUMNS} FROM records ${where} ORDER BY path LIMIT ${Math.trunc(limit) + 1}`, ...params);
+}
+
+/** Roots, or records of one state, in number order, at most `limit + 1` (the overview). */
+export function refsBy(db: Db, which: { roots: true } | { state: RecordState }, limit: number): RefRow[] {
+  if ("roots" in which) {
+    return db.all<SqlRow<RefRow>>(
+      `SELECT ${REF_COLUMNS} FROM records INDEXED BY records_by_parent WHERE parent_id IS NULL ORDER BY num LIMIT ${Math.trunc(limit) + 1}`,
+    );
+  }
+  return db.all<SqlRow<RefRow>>(
+    `SELECT ${REF_COLUMNS} FROM records INDEXED BY records_by_state WHERE state = ? ORDER BY num LIMIT ${Math.trunc(limit) + 1}`,
+    which.state,
+  );
+}
+
+/** Roots or records of one state, counted up to `cap + 1`. */
+export function countBy(db: Db, which: { roots: true } | { state: RecordState }, cap: number): number {
+  if ("roots" in which) {
+    return (
+      db.one<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM records INDEXED BY records_by_parent WHERE parent_id IS NULL LIMIT ${Math.trunc(cap) + 1})`,
+      )?.n ?? 0
+    );
+  }
+  return (
+    db.one<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM records INDEXED BY records_by_state WHERE state = ? LIMIT ${Math.trunc(cap) + 1})`,
+      which.state,
+    )?.n ?? 0
+  );
+}
+
+// ---- versions -----------------------------------------------------------------------------------
+
+export type ChangeType = "created" | "modified" | "state_changed";
+
+export interface VersionRow {
+  record_id: string;
+  version: number;
+  tick: number;
+  change_type: ChangeType;
+  change_summary: string;
+  session_id: string;
+  agent_id: string;
+  ts_ms: number;
+  type: string;
+  title: string;
+  summary: string;
+  body: string;
+  state: RecordState;
+  state_reason: string | null;
+  resolved_by: string | null;
+  related_json: string;
+  metadata_json: string | null;
+  forced: number;
+}
+
+const VERSION_COLUMNS =
+  "record_id, version, tick, change_type, change_summary, session_id, agent_id, ts_ms, type, title, summary, body, state, state_reason, resolved_by, related_json, metadata_json, forced";
+
+export function insertVersion(db: Db, row: VersionRow): void {
+  db.run(
+    `INSERT INTO record_versions (${VERSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    row.record_id,
+    row.version,
+    row.tick,
+    row.change_type,
+    row.change_summary,
+    row.session_id,
+    row.agent_id,
+    row.ts_ms,
+    row.type,
+    row.title,
+    row.summary,
+    row.body,
+    row.state,
+    row.state_reason,
+    row.resolved_by,
+    row.related_json,
+    row.metadata_json,
+    row.forced,
+  );
+}
+
+export function findVersion(db: Db, recordId: string, version: number): VersionRow | undefined {
+  return db.one<SqlRow<VersionRow>>(
+    `SELECT ${VERSION_COLUMNS} FROM record_versions WHERE record_id = ? AND version = ?`,
+    recordId,
+    version,
+  );
+}
+
+/** The record's newest version written at or before a project tick, or at or before a wall-clock time. */
+export function versionAsOf(db: Db, recordId: string, at: { tick: number } | { ts_ms: number }): VersionRow | undefined {
+  const [column, value] = "tick" in at ? ["tick", at.tick] : ["ts_ms", at.ts_ms];
+  return db.one<SqlRow<VersionRow>>(
+    `SELECT ${VERSION_COLUMNS} FROM record_versions WHERE record_id = ? AND ${column} <= ? ORDER BY version DESC LIMIT 1`,
+    recordId,
+    value,
+  );
+}
+
+/**
+ * Versions of a record below `beforeVersion` (exclusive) and written at or after `sinceMs` (a
+ * wall-clock filter the caller asked for; order stays by version), newest first, at most `limit + 1`.
+ */
+export function versionsOf(
+  db: Db,
+  recordId: string,
+  options: { beforeVersion?: number | undefined; sinceMs?: number | undefined; limit: number },
+): VersionRow[] {
+  const parts = ["record_id = ?"];
+  const params: (string | number)[] = [recordId];
+  if (options.beforeVersion !== undefined) {
+    parts.push("version < ?");
+    params.push(options.beforeVersion);
+  }
+  if (options.sinceMs !== undefined) {
+    parts.push("ts_ms >= ?");
+    params.push(options.sinceMs);
+  }
+  return db.all<SqlRow<VersionRow>>(
+    `SELECT ${VERSION_COLUMNS} FROM record_versions WHERE ${parts.join(" AND ")} ORDER BY version DESC LIMIT ${Math.trunc(options.limit) + 1}`,
+    ...params,
+  );
+}
+
+/** The body of one version (the predecessor a history diff compares against). */
+export function versionBody(db: Db, recordId: string, version: number): string | undefined {
+  return db.one<{ body: string }>("SELECT body FROM record_versions WHERE record_id = ? AND version = ?", recordId, version)?.body;
+}
+
+/** A change after a tick, with what it changed against the version before (bodies compared in SQL, not loaded). */
+export interface ChangeRow {
+  record_id: string;
+  version: number;
+  tick: number;
+  change_type: ChangeType;
+  change_summary: string;
+  session_id: string;
+  agent_id: string;
+  ts_ms: number;
+  type: string;
+  title: string;
+  summary: string;
+  state: RecordState;
+  state_reason: string | null;
+  resolved_by: string | null;
+  related_json: string;
+  parent_id: string | null;
+  prev_type: string | null;
+  prev_title: string | null;
+  prev_summary: string | null;
+  prev_state: RecordState | null;
+  prev_resolved_by: string | null;
+  prev_related_json: string | null;
+  metadata_changed: number;
+  body_changed: number;
+}
+
+/** Versions written after `afterTick` by sessions other than `exceptSession`, in tick order, at most `limit + 1`. */
+export function changesAfter(db: Db, afterTick: number, exceptSession: string, limit: number): ChangeRow[] {
+  return db.all<SqlRow<ChangeRow>>(
+    `SELECT v.record_id, v.version, v.tick, v.change_type, v.change_summary, v.session_id, v.agent_id, v.ts_ms, v.type, v.title, v.summary,
+       v.state, v.state_reason, v.resolved_by, v.related_json, r.parent_id,
+       p.type AS prev_type, p.title AS prev_title, p.summary AS prev_summary, p.state AS prev_state, p.resolved_by AS prev_resolved_by,
+       p.related_json AS prev_related_json,
+       (p.version IS NOT NULL AND v.metadata_json IS NOT p.metadata_json) AS metadata_changed,
+       (p.version IS NOT NULL AND v.body <> p.body) AS body_changed
+     FROM record_versions v INDEXED BY record_versions_by_tick
+     JOIN records r ON r.id = v.record_id
+     LEFT JOIN record_versions p ON p.record_id = v.record_id AND p.version = v.version - 1
+     WHERE v.tick > ? AND v.session_id <> ?
+     ORDER BY v.tick, v.record_id LIMIT ${Math.trunc(limit) + 1}`,
+    afterTick,
+    exceptSession,
+  );
+}
+
+/** Records a session wrote after `afterTick`, in number order, at most `limit + 1`. */
+export function recordsChangedBy(db: Db, sessionId: string, afterTick: number, limit: number): string[] {
+  return db
+    .all<{ record_id: string }>(
+      `SELECT record_id FROM (SELECT DISTINCT record_id FROM record_versions INDEXED BY record_versions_by_session WHERE session_id = ? AND tick > ?)
+       JOIN records ON records.id = record_id ORDER BY records.num LIMIT ${Math.trunc(limit) + 1}`,
+      sessionId,
+      afterTick,
+    )
+    .map((row) => row.record_id);
+}
+
+// ---- shapes -------------------------------------------------------------------------------------
+
+export function toRef(row: RefRow): RecordRef {
+  return {
+    id: row.id,
+    type: row.type,
+    title: row.title,
+    summary: row.summary,
+    state: row.state,
+    parent_id: row.parent_id,
+    children_count: row.children_count,
+    open_children_count: row.open_children_count,
+  };
+}
+
+export function toRecord(row: RecordRow): RecordView {
+  const record: RecordView = {
+    id: row.id,
+    type: row.type,
+    title: row.title,
+    summary: row.summary,
+    body: row.body,
+    state: row.state,
+    parent_id: row.parent_id,
+    depth: row.depth,
+    related: JSON.parse(row.related_json) as string[],
+    version: row.version,
+    children_count: row.children_count,
+    open_children_count: row.open_children_count,
+    created: iso(row.created_at_ms),
+    modified: iso(row.modified_at_ms),
+    created_tick: row.created_tick,
+    modified_tick: row.modified_tick,
+    modified_by_session: row.modified_by_session,
+  };
+  if (row.state_reason !== null) record.state_reason = row.state_reason;
+  if (row.resolved_by !== null) record.resolved_by = row.resolved_by;
+  if (row.metadata_json !== null) record.metadata = JSON.parse(row.metadata_json) as Record<string, unknown>;
+  return record;
+}
+
+/** A version as the record it was then (counters and creation come from the current row). */
+export function versionRecord(current: RecordRow, version: VersionRow): RecordView {
+  return toRecord({
+    ...current,
+    type: version.type,
+    title: version.title,
+    summary: version.summary,
+    body: version.body,
+    state: version.state,
+    state_reason: version.state_reason,
+    resolved_by: version.resolved_by,
+    related_json: version.related_json,
+    metadata_json: version.metadata_json,
+    version: version.version,
+    modified_tick: version.tick,
+    modified_by_session: version.session_id,
+    modified_at_ms: version.ts_ms,
+  });
+}

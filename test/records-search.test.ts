@@ -1,0 +1,121 @@
+// End-to-end: Record-Sync full-text search (FTS5) through the real MCP endpoint (toolset=full):
+// awkward queries are text, never errors; ranking by bm25 with relevance 0..1; snippets; filters;
+// the index follows every write; totals and limits.
+import { describe, expect, it } from "vitest";
+import { ok, type RpcOptions } from "./helpers/mcp";
+
+type Args = Record<string, unknown>;
+
+async function create(workspace: string, fields: Args, options: RpcOptions = {}) {
+  return ok("create_record", { workspace, type: "note", summary: "", body: "", ...fields }, options);
+}
+
+function ids(answer: Record<string, any>): string[] {
+  return (answer.results as { id: string }[]).map((result) => result.id);
+}
+
+describe("records: search", () => {
+  it("treats hyphens, slashes, dots, quotes, operators, parentheses and column filters as text", async () => {
+    const workspace = "records/search-awkward";
+    const s = (await create(workspace, { parent_id: null, title: "Parser notes", body: "The foo-bar flag lives in a/b since v1.2." }))
+      .session_id;
+    await create(workspace, {
+      session_id: s,
+      parent_id: null,
+      title: "Quoting",
+      body: 'He said "quoted text" about col:term and NEAR misses.',
+    });
+    await create(workspace, { session_id: s, parent_id: null, title: "Unrelated", body: "Nothing to see." });
+    const expected: [string, string[]][] = [
+      ["foo-bar", ["R001"]],
+      ["a/b", ["R001"]],
+      ["v1.2", ["R001"]],
+      ['"quoted', ["R002"]],
+      ["col:term", ["R002"]],
+      ["NEAR", ["R002"]],
+      ["AND OR NOT NEAR *", []],
+      ["(", []],
+      ["*", []],
+      ["title:parser", []],
+      ['"', []],
+      ["NEAR(foo bar)", []],
+      ["foo AND", []],
+      ["-foo", ["R001"]],
+      ["^foo", ["R001"]],
+      ["{a b}", ["R001"]],
+      ["'; DROP TABLE records; --", []],
+    ];
+    for (const [query, want] of expected) {
+      const answer = await ok("search_records", { workspace, query });
+      expect(ids(answer), query).toEqual(want);
+      expect(answer.total, query).toBe(want.length);
+    }
+    const dropped = await ok("search_records", { workspace, query: "( *" });
+    expect(dropped).toMatchObject({
+      results: [],
+      total: 0,
+      terms: [],
+      warnings: [expect.objectContaining({ code: "SEARCH_TERMS_DROPPED" })],
+    });
+    // The table is still there.
+    expect((await ok("list_records", { workspace })).records).toHaveLength(3);
+  });
+
+  it("ranks title matches above body matches, with relevance 0..1 (best = 1), snippets and totals", async () => {
+    const workspace = "records/search-rank";
+    const s = (await create(workspace, { parent_id: null, title: "Unrelated first", body: "cache mentioned once in passing" })).session_id;
+    await create(workspace, {
+      session_id: s,
+      parent_id: null,
+      title: "Cache eviction policy",
+      summary: "How the cache evicts",
+      body: "cache cache",
+    });
+    await create(workspace, { session_id: s, parent_id: null, title: "Cache warmup", body: "Preload the cache at boot" });
+    await create(workspace, { session_id: s, parent_id: null, title: "Nothing", body: "no match here" });
+    const answer = await ok("search_records", { workspace, query: "cache" });
+    expect(ids(answer)).toEqual(["R002", "R003", "R001"]);
+    expect(answer.total).toBe(3);
+    const relevance = answer.results.map((result: { relevance: number }) => result.relevance);
+    expect(relevance[0]).toBe(1);
+    for (const value of relevance) {
+      expect(value).toBeGreaterThanOrEqual(0);
+      expect(value).toBeLessThanOrEqual(1);
+    }
+    expect(relevance).toEqual([...relevance].sort((a, b) => b - a));
+    expect(answer.results[0]).toMatchObject({ id: "R002", title: "Cache eviction policy", state: "OPEN", children_count: 0 });
+    expect(answer.results[0].snippet).toMatch(/\*\*cache\*\*/i);
+    const limited = await ok("search_records", { workspace, query: "cache", limit: 1 });
+    expect(limited).toMatchObject({ total: 3, results: [{ id: "R002" }] });
+    // Words are ANDed; a trailing * searches a prefix.
+    expect(ids(await ok("search_records", { workspace, query: "cache warm" }))).toEqual([]);
+    expect(ids(await ok("search_records", { workspace, query: "cache warm*" }))).toEqual(["R003"]);
+    // The same call answers the same bytes.
+    expect(await ok("search_records", { workspace, query: "cache" })).toEqual(answer);
+  });
+
+  it("filters by types, states and subtree", async () => {
+    const workspace = "records/search-filters";
+    const s = (await create(workspace, { parent_id: null, type: "question", title: "Root about storage" })).session_id;
+    await create(workspace, { session_id: s, parent_id: "R001", type: "conclusion", title: "Storage answer" });
+    await create(workspace, { session_id: s, parent_id: "R002", type: "note", title: "Storage detail", state: "LATER", reason: "later" });
+    await create(workspace, { session_id: s, parent_id: null, type: "note", title: "Other storage" });
+    expect(ids(await ok("search_records", { workspace, query: "storage" }))).toHaveLength(4);
+    expect(ids(await ok("search_records", { workspace, query: "storage", types: ["note"] })).sort()).toEqual(["R003", "R004"]);
+    expect(ids(await ok("search_records", { workspace, query: "storage", states: ["LATER"] }))).toEqual(["R003"]);
+    expect(ids(await ok("search_records", { workspace, query: "storage", parent_id: "R001" })).sort()).toEqual(["R002", "R003"]);
+    expect(ids(await ok("search_records", { workspace, query: "storage", parent_id: "R002", types: ["note"] }))).toEqual(["R003"]);
+  });
+
+  it("follows updates in the same transaction: old words stop matching, new ones match", async () => {
+    const workspace = "records/search-sync";
+    const s = (await create(workspace, { parent_id: null, title: "Alpha", body: "original wording" })).session_id;
+    expect(ids(await ok("search_records", { workspace, query: "original" }))).toEqual(["R001"]);
+    await ok("update_record", { workspace, session_id: s, id: "R001", body: "rewritten entirely" });
+    expect(ids(await ok("search_records", { workspace, query: "original" }))).toEqual([]);
+    expect(ids(await ok("search_records", { workspace, query: "rewritten" }))).toEqual(["R001"]);
+    await ok("transition", { workspace, session_id: s, id: "R001", to_state: "LATER", reason: "parked" });
+    expect(ids(await ok("search_records", { workspace, query: "alpha" }))).toEqual(["R001"]);
+    expect((await ok("search_records", { workspace, query: "alpha" })).results[0].state).toBe("LATER");
+  });
+});
