@@ -194,6 +194,38 @@ describe("status with delegated work", () => {
   });
 });
 
+describe("the records portal", () => {
+  it("runs seed 004's conflict pattern through its golden ops, with the default project when none is named", async () => {
+    const alice = await as("alice-records");
+    const bob = await as("bob-records", { workspaces: ["default/alice-records"] });
+    // No workspace, no project_id: alice's records land in her default project.
+    const created = await portal(
+      "records",
+      { op: "create", args: { type: "question", title: "Cache?", summary: "", body: "original" } },
+      alice,
+    );
+    expect(created.record.id).toBe("R001");
+    expect(created.capsule.where.workspace).toBe("default/alice-records");
+    const project = "default/alice-records";
+    const mine = created.session_id;
+    const theirs = (await portal("records", { op: "activate", args: { project_id: project, id: "R001" } }, bob)).session_id;
+    const first = await portal("records", { op: "update", args: { project_id: project, session_id: mine, id: "R001", body: "A" } }, alice);
+    expect(first.applied).toBe(true);
+    const second = await portal("records", { op: "update", args: { project_id: project, session_id: theirs, id: "R001", body: "B" } }, bob);
+    expect(second).toMatchObject({ applied: false, conflict: { other_version: { body: "A" } } });
+    const forced = await portal(
+      "records",
+      { op: "update", args: { project_id: project, session_id: theirs, id: "R001", body: "A+B", force: true } },
+      bob,
+    );
+    expect(forced).toMatchObject({ applied: true, record: { body: "A+B" } });
+    const found = await portal("records", { op: "search", args: { project_id: project, query: "cache" } }, alice);
+    expect(found.results.map((result: { id: string }) => result.id)).toEqual(["R001"]);
+    const synced = await portal("records", { op: "sync", args: { project_id: project, session_id: mine } }, alice);
+    expect(synced.changes.map((change: { by_session: string }) => change.by_session)).toContain(theirs);
+  });
+});
+
 describe("the capsule", () => {
   /** One read per portal (its golden op where it has a read one), and one write. */
   async function callsFor(workspace: string): Promise<[string, Record<string, unknown>][]> {
