@@ -1,11 +1,12 @@
 /**
  * Mints a bearer token for one agent: `npm run token -- --agent alice --workspace 'acme/**' --role write --days 30`.
- * The secret comes from the AUTH_SECRET environment variable (the same value as the deployment's
- * `wrangler secret put AUTH_SECRET`). Only the token goes to stdout, so `TOKEN=$(npm run -s token -- ...)`
- * works; a one-line summary goes to stderr.
+ * The secret comes from the AUTH_SECRET environment variable: the secret of the key named by --key-id
+ * (the deployment's AUTH_SECRET for its AUTH_KEY_ID, or the matching entry of AUTH_SECRETS). Each
+ * token gets a random id (`jti`, 16 hex digits), which is what AUTH_REVOKED lists. Only the token goes
+ * to stdout, so `TOKEN=$(npm run -s token -- ...)` works; a one-line summary with the token id goes to stderr.
  */
 import { parseArgs } from "node:util";
-import { mintToken, type TokenClaims, type TokenRole } from "../src/worker/token.ts";
+import { isTokenIdText, mintToken, newTokenId, type TokenClaims, type TokenRole } from "../src/worker/token.ts";
 
 const USAGE = `Usage: AUTH_SECRET=... npm run -s token -- --agent <id> --workspace <pattern> [--workspace <pattern> ...]
                       [--role read|write|admin] [--days N] [--key-id <id>]
@@ -15,7 +16,10 @@ const USAGE = `Usage: AUTH_SECRET=... npm run -s token -- --agent <id> --workspa
                (e.g. acme/repo, 'acme/*', 'acme/**', '**')
   --role       read | write | admin (default write)
   --days       lifetime in days (default 30)
-  --key-id     key id; must equal the server's AUTH_KEY_ID (default k1)`;
+  --key-id     key id of the secret in AUTH_SECRET: the server's AUTH_KEY_ID, or a key id of its
+               AUTH_SECRETS (default k1)
+
+The token id (jti) is printed on stderr: \`npm run -s revoke -- <jti>\` adds it to AUTH_REVOKED.`;
 
 const ROLES: readonly TokenRole[] = ["read", "write", "admin"];
 const MIN_SECRET_CHARS = 32;
@@ -80,7 +84,7 @@ async function main(): Promise<void> {
   if (!/^\d+(\.\d+)?$/.test(daysText) || !(days > 0) || days > MAX_DAYS)
     die(`invalid --days "${daysText}": a positive number up to ${MAX_DAYS}`);
   const keyId = values["key-id"] ?? "k1";
-  if (keyId.length === 0 || keyId.length > 64) die("invalid --key-id: 1 to 64 characters");
+  if (!isTokenIdText(keyId)) die(`invalid --key-id "${keyId}": 1 to 64 letters, digits and . _ -`);
 
   const secret = process.env.AUTH_SECRET;
   if (!secret) die("AUTH_SECRET is not set: export the deployment's secret (the value given to `wrangler secret put AUTH_SECRET`)");
@@ -94,6 +98,7 @@ async function main(): Promise<void> {
   const claims: TokenClaims = {
     v: 1,
     kid: keyId,
+    jti: newTokenId(),
     sub: agent,
     ws: [...new Set(workspaces)],
     role,
@@ -103,7 +108,7 @@ async function main(): Promise<void> {
   const token = await mintToken(secret, claims);
   process.stdout.write(`${token}\n`);
   process.stderr.write(
-    `token for agent ${claims.sub}, role ${claims.role}, workspaces ${claims.ws.join(" ")}, key ${claims.kid}, expires ${new Date(claims.exp * 1000).toISOString()}\n`,
+    `token ${claims.jti} for agent ${claims.sub}, role ${claims.role}, workspaces ${claims.ws.join(" ")}, key ${claims.kid}, expires ${new Date(claims.exp * 1000).toISOString()}\n`,
   );
 }
 

@@ -1,43 +1,159 @@
 /**
  * Authentication at the front door: turns a request into a principal, or into the HTTP answer that
  * refuses it. Dev mode (only when AUTH_MODE=dev is passed on the dev script's command line) trusts an
- * `X-Agent-Id` header; every other mode needs a bearer token signed with AUTH_SECRET, and a
- * deployment without that secret refuses every call.
+ * `X-Agent-Id` header; every other mode needs a bearer token signed with a configured key, and a
+ * deployment without any key refuses every call.
+ *
+ * Keys: AUTH_SECRET is the secret of key id AUTH_KEY_ID (default k1); AUTH_SECRETS adds more keys
+ * (a JSON object `{"k2": "<secret>"}` or `k2:<secret>,k3:<secret>`), so a deployment can accept the
+ * old and the new key while tokens are re-minted. Revocation: AUTH_REVOKED lists token ids (`jti`),
+ * comma- or whitespace-separated; it is read from the environment on every request, so
+ * `wrangler secret put AUTH_REVOKED` takes effect without a redeploy and costs no network hop.
+ * See docs/deploy.md for the procedures and the size limit.
  */
 import type { Principal } from "../commands/context";
-import { appError } from "../shared/errors";
+import { type AppError, appError } from "../shared/errors";
 import { MAX_AGENT_ID_CHARS } from "../shared/limits";
-import { verifyToken } from "./token";
+import { isTokenIdText, type KeyRing, verifyToken } from "./token";
 
-export type Authentication = { ok: true; principal: Principal } | { ok: false; response: Response };
+declare global {
+  interface Env {
+    /** More accepted keys besides AUTH_SECRET: `{"kid": "secret", ...}` or `kid:secret,kid2:secret2`. */
+    AUTH_SECRETS?: string;
+    /** Revoked token ids (`jti`), separated by commas and/or whitespace. */
+    AUTH_REVOKED?: string;
+  }
+}
+
+/** Why a request was refused: what the front door logs (never the token). */
+export interface Refusal {
+  code: AppError["code"];
+  reason: string;
+}
+
+export type Authentication = { ok: true; principal: Principal } | { ok: false; response: Response; refusal: Refusal };
+
+type AuthEnv = Pick<Env, "AUTH_MODE" | "AUTH_SECRET" | "AUTH_KEY_ID" | "AUTH_SECRETS" | "AUTH_REVOKED">;
 
 /** Key id used when AUTH_KEY_ID is not set: tokens minted without --key-id carry it. */
 export const DEFAULT_KEY_ID = "k1";
 const DEV_AGENT = "local";
 const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]*$/;
+const LIST_SEPARATOR = /[\s,]+/;
 
-function errorResponse(status: number, error: ReturnType<typeof appError>, headers: Record<string, string> = {}): Response {
-  return Response.json({ error }, { status, headers });
+function refused(status: number, error: AppError, reason: string, headers: Record<string, string> = {}): Authentication {
+  return {
+    ok: false,
+    response: Response.json({ error }, { status, headers }),
+    refusal: { code: error.code, reason },
+  };
 }
 
-function unauthorized(reason: string): Response {
-  return errorResponse(
+function unauthorized(reason: string): Authentication {
+  return refused(
     401,
     appError("UNAUTHORIZED", `Authentication failed: ${reason}.`, "Send `Authorization: Bearer <token>`; mint one with `npm run token`."),
-    {
-      "WWW-Authenticate": `Bearer realm="branchmind", error="invalid_token", error_description="${reason}"`,
-    },
+    reason,
+    { "WWW-Authenticate": `Bearer realm="branchmind", error="invalid_token", error_description="${reason}"` },
   );
 }
 
-export async function authenticate(request: Request, env: Env, nowMs: number): Promise<Authentication> {
+/** A configuration problem: the message names the variable, never its value. */
+interface Problem {
+  message: string;
+  hint: string;
+  reason: string;
+}
+
+type Parsed<T> = { ok: true; value: T } | ({ ok: false } & Problem);
+
+function misconfigured(problem: Problem): Authentication {
+  return refused(503, appError("SERVER_MISCONFIGURED", problem.message, problem.hint), problem.reason);
+}
+
+const NO_SECRET: Problem = {
+  message: "This server has no AUTH_SECRET (nor AUTH_SECRETS) and is not in dev mode, so it refuses every call.",
+  hint: "Operators: run `wrangler secret put AUTH_SECRET` (it applies without a redeploy; see docs/deploy.md).",
+  reason: "no secret configured",
+};
+const BAD_SECRETS: Problem = {
+  message:
+    'AUTH_SECRETS is malformed (it must be a JSON object {"<key id>": "<secret>"} or <key id>:<secret> pairs separated by commas), so this server refuses every call.',
+  hint: "Operators: set AUTH_SECRETS again with `wrangler secret put AUTH_SECRETS` (see docs/deploy.md, rotating keys).",
+  reason: "AUTH_SECRETS malformed",
+};
+const BAD_REVOKED: Problem = {
+  message:
+    "AUTH_REVOKED is malformed (it must list token ids: letters, digits and . _ -, separated by commas or spaces), so this server refuses every call.",
+  hint: "Operators: set AUTH_REVOKED again with `wrangler secret put AUTH_REVOKED` (see docs/deploy.md, revoking a token).",
+  reason: "AUTH_REVOKED malformed",
+};
+
+/** Pairs of AUTH_SECRETS, or undefined when it is neither form (no value is ever echoed). */
+function parseExtraSecrets(text: string): [string, string][] | undefined {
+  const trimmed = text.trim();
+  if (trimmed === "") return [];
+  let pairs: [string, unknown][];
+  if (trimmed.startsWith("{")) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
+      pairs = Object.entries(parsed);
+    } catch {
+      return undefined;
+    }
+  } else {
+    pairs = trimmed.split(LIST_SEPARATOR).map((entry) => {
+      const colon = entry.indexOf(":");
+      return colon < 0 ? ["", undefined] : [entry.slice(0, colon), entry.slice(colon + 1)];
+    });
+  }
+  const valid = pairs.every(([kid, secret]) => isTokenIdText(kid) && typeof secret === "string" && secret.length > 0);
+  return valid ? (pairs as [string, string][]) : undefined;
+}
+
+let ringCache: { key: string; ring: Parsed<KeyRing> } | undefined;
+
+/** The accepted keys (cached per isolate while the variables stay the same). */
+export function keyRingOf(env: AuthEnv): Parsed<KeyRing> {
+  const cacheKey = JSON.stringify([env.AUTH_SECRET ?? null, env.AUTH_KEY_ID ?? null, env.AUTH_SECRETS ?? null]);
+  if (ringCache?.key === cacheKey) return ringCache.ring;
+  const ring = new Map<string, string[]>();
+  const add = (kid: string, secret: string) => {
+    const secrets = ring.get(kid) ?? [];
+    if (!secrets.includes(secret)) secrets.push(secret);
+    ring.set(kid, secrets);
+  };
+  if (env.AUTH_SECRET) add(env.AUTH_KEY_ID?.trim() || DEFAULT_KEY_ID, env.AUTH_SECRET);
+  const extra = parseExtraSecrets(env.AUTH_SECRETS ?? "");
+  let result: Parsed<KeyRing>;
+  if (extra === undefined) {
+    result = { ok: false, ...BAD_SECRETS };
+  } else {
+    for (const [kid, secret] of extra) add(kid, secret);
+    result = ring.size > 0 ? { ok: true, value: ring } : { ok: false, ...NO_SECRET };
+  }
+  ringCache = { key: cacheKey, ring: result };
+  return result;
+}
+
+let revokedCache: { key: string; revoked: Parsed<ReadonlySet<string>> } | undefined;
+
+/** The revoked token ids (cached per isolate while AUTH_REVOKED stays the same). */
+export function revokedIdsOf(env: AuthEnv): Parsed<ReadonlySet<string>> {
+  const text = env.AUTH_REVOKED ?? "";
+  if (revokedCache?.key === text) return revokedCache.revoked;
+  const ids = text.split(LIST_SEPARATOR).filter((id) => id !== "");
+  const revoked: Parsed<ReadonlySet<string>> = ids.every(isTokenIdText) ? { ok: true, value: new Set(ids) } : { ok: false, ...BAD_REVOKED };
+  revokedCache = { key: text, revoked };
+  return revoked;
+}
+
+export async function authenticate(request: Request, env: AuthEnv, nowMs: number): Promise<Authentication> {
   if (env.AUTH_MODE === "dev") {
     const agent = request.headers.get("X-Agent-Id")?.trim() || DEV_AGENT;
     if (agent.length > MAX_AGENT_ID_CHARS || !AGENT_ID_PATTERN.test(agent)) {
-      return {
-        ok: false,
-        response: unauthorized("X-Agent-Id must be letters, digits and . _ : @ -"),
-      };
+      return unauthorized("X-Agent-Id must be letters, digits and . _ : @ -");
     }
     return {
       ok: true,
@@ -49,25 +165,18 @@ export async function authenticate(request: Request, env: Env, nowMs: number): P
       },
     };
   }
-  if (!env.AUTH_SECRET) {
-    return {
-      ok: false,
-      response: errorResponse(
-        503,
-        appError(
-          "SERVER_MISCONFIGURED",
-          "This server has no AUTH_SECRET and is not in dev mode, so it refuses every call.",
-          "Operators: run `wrangler secret put AUTH_SECRET` (it applies without a redeploy; see docs/deploy.md).",
-        ),
-      ),
-    };
-  }
+  const keys = keyRingOf(env);
+  if (!keys.ok) return misconfigured(keys);
+  const revoked = revokedIdsOf(env);
+  if (!revoked.ok) return misconfigured(revoked);
+
   const header = request.headers.get("Authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match?.[1]) return { ok: false, response: unauthorized("missing bearer token") };
-  const check = await verifyToken(env.AUTH_SECRET, env.AUTH_KEY_ID ?? DEFAULT_KEY_ID, match[1], Math.floor(nowMs / 1000));
-  if (!check.ok) return { ok: false, response: unauthorized(check.reason) };
+  if (!match?.[1]) return unauthorized("missing bearer token");
+  const check = await verifyToken(keys.value, match[1], Math.floor(nowMs / 1000));
+  if (!check.ok) return unauthorized(check.reason);
   const { claims } = check;
+  if (claims.jti !== undefined && revoked.value.has(claims.jti)) return unauthorized("token revoked");
   return {
     ok: true,
     principal: {

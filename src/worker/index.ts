@@ -1,18 +1,26 @@
 /**
  * The Worker: a stateless front door. It routes, caps the request body, authenticates, resolves the
  * toolset and the URL's workspace lock, and hands the request to the MCP handler. It keeps no state
- * and knows no domain rules; the Durable Objects are exported from here for the runtime.
+ * and knows no domain rules; the Durable Objects are exported from here for the runtime. Every
+ * request it refuses writes one `refused` JSON log line (`call-log.ts`), without the token.
  */
 import { appError } from "../shared/errors";
 import { MAX_REQUEST_BODY_BYTES } from "../shared/limits";
 import { isValidWorkspaceName } from "../shared/names";
 import { authenticate } from "./auth";
+import { refusalLogLine } from "./call-log";
 import { MCP_ROUTE, SERVER_INFO, serveMcp } from "./mcp";
 import { route } from "./routes";
 import { DEFAULT_SURFACE, isSurfaceName, SURFACE_NAMES } from "./surfaces/surfaces";
 
 export { DirectoryObject } from "../directory/directory-object";
 export { WorkspaceObject } from "../workspace/workspace-object";
+
+/** Logs a refused request (status, error code, a fixed reason: never the request's content) and returns its answer. */
+function refuse(response: Response, code: string, reason: string): Response {
+  console.log(refusalLogLine({ ts: new Date().toISOString(), status: response.status, outcome: code, reason }));
+  return response;
+}
 
 function jsonRpcError(status: number, code: number, message: string, data: unknown): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message, data }, id: null }, { status });
@@ -49,21 +57,21 @@ export default {
         `"${target.lock}" is not a valid workspace name.`,
         "Use /w/<workspace>/mcp with letters, digits and . _ / -.",
       );
-      return Response.json({ error }, { status: 400 });
+      return refuse(Response.json({ error }, { status: 400 }), error.code, "invalid workspace lock");
     }
     const toolset = url.searchParams.get("toolset") ?? DEFAULT_SURFACE;
     if (!isSurfaceName(toolset)) {
       const error = appError("INVALID_INPUT", `Unknown toolset "${toolset}".`, `Use one of: ${SURFACE_NAMES.join(", ")}.`);
-      return Response.json({ error }, { status: 400 });
+      return refuse(Response.json({ error }, { status: 400 }), error.code, "unknown toolset");
     }
 
     let body: ArrayBuffer | undefined;
     if (request.method === "POST") {
       body = await boundedBody(request);
-      if (body === undefined) return tooLarge();
+      if (body === undefined) return refuse(tooLarge(), "PAYLOAD_TOO_LARGE", "request body too large");
     }
     const auth = await authenticate(request, env, Date.now());
-    if (!auth.ok) return auth.response;
+    if (!auth.ok) return refuse(auth.response, auth.refusal.code, auth.refusal.reason);
 
     const mcpUrl = new URL(url);
     mcpUrl.pathname = MCP_ROUTE;

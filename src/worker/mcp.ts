@@ -4,15 +4,18 @@
  * request. `tools/list` returns the surface's precomputed definitions; `tools/call` runs the command
  * and maps its `Result` to a tool result (`structuredContent` plus the same JSON as one text block,
  * `isError` with the typed error). Unknown tools are protocol errors (-32602), as the spec says.
+ * Every `tools/call` writes one JSON log line (`call-log.ts`): who, where, what, outcome, duration.
  */
 
 import { type CallToolResult, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { createMcpHandler, type StatelessMcpHandler } from "agents/mcp/server";
+import { resolveCommand } from "../capabilities/system/command-facts";
 import { findCommand } from "../commands/catalog";
-import { findPortal, stripNamePrefix } from "../commands/portals";
+import { CALL_OP, findPortal, type Portal, stripNamePrefix } from "../commands/portals";
 import { renderTextBlock } from "../shared/json";
 import type { Result } from "../shared/result";
 import { type CallSession, callCommand } from "./call-command";
+import { callLogLine, outcomeOf, tickOf, workspaceOf } from "./call-log";
 import { callPortal } from "./portal-call";
 import { type SurfaceName, toolsOf } from "./surfaces/surfaces";
 import { TOOL_DEFINITIONS } from "./surfaces/tool-definitions";
@@ -44,6 +47,27 @@ export function toToolResult(result: Result<Record<string, unknown>>): CallToolR
   };
 }
 
+function recordOf(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** The portal op and the command it runs, as canonical names (null when the envelope names none that exists). */
+function portalTarget(portal: Portal, envelope: Record<string, unknown>): { op: string | null; cmd: string | null } {
+  const op = typeof envelope.op === "string" ? envelope.op : portal.defaultOp;
+  if (op === CALL_OP) return { op, cmd: typeof envelope.cmd === "string" ? (resolveCommand(envelope.cmd)?.name ?? null) : null };
+  const golden = op === undefined ? undefined : portal.ops[op];
+  return golden === undefined ? { op: null, cmd: null } : { op: op ?? null, cmd: golden };
+}
+
+/** What a call's log line says about the call itself; argument values stay out (only known names). */
+interface CallTarget {
+  tool: string | null;
+  op: string | null;
+  cmd: string | null;
+  /** Where the arguments name a workspace: logged only if the result reports none and it is a valid name. */
+  named: unknown[];
+}
+
 function buildServer(session: McpSession): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
@@ -52,20 +76,48 @@ function buildServer(session: McpSession): Server {
   const tools = toolsOf(session.surface);
   server.setRequestHandler("tools/list", () => ({ tools }));
   server.setRequestHandler("tools/call", async (request) => {
+    const startedMs = Date.now();
+    const args = recordOf(request.params.arguments);
     // `status` and `open` are both portals and commands: the surface's own kind of tool wins.
     const portal = findPortal(request.params.name);
     const command = findCommand(request.params.name) ?? findCommand(stripNamePrefix(request.params.name));
-    if (portal && (session.surface === "portals" || !command)) {
-      return toToolResult(await callPortal(session, portal, request.params.arguments));
-    }
-    if (!command) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Unknown tool: ${request.params.name}. Call tools/list, or the system portal (op cmd.list) for every command.`,
+    const viaPortal = portal !== undefined && (session.surface === "portals" || !command);
+    let target: CallTarget = { tool: null, op: null, cmd: null, named: [] };
+    let result: Result<Record<string, unknown>> | undefined;
+    let outcome = "INTERNAL_ERROR";
+    try {
+      if (portal && viaPortal) {
+        const inner = recordOf(args.args);
+        target = { tool: portal.name, ...portalTarget(portal, args), named: [args.workspace, inner.workspace, inner.project_id] };
+        result = await callPortal(session, portal, request.params.arguments);
+        return toToolResult(result);
+      }
+      if (!command) {
+        outcome = "UNKNOWN_TOOL";
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown tool: ${request.params.name}. Call tools/list, or the system portal (op cmd.list) for every command.`,
+        );
+      }
+      target = { tool: command.tool, op: null, cmd: command.name, named: [args.workspace, args.project_id] };
+      result = await callCommand(session, command, request.params.arguments);
+      return server.projectCallToolResult(toToolResult(result), TOOL_DEFINITIONS.get(command.tool)?.outputSchema);
+    } finally {
+      console.log(
+        callLogLine({
+          ts: new Date(startedMs).toISOString(),
+          agent_id: session.principal.agent_id,
+          key_id: session.principal.key_id,
+          workspace: workspaceOf(result, session.lock, target.named),
+          tool: target.tool,
+          op: target.op,
+          cmd: target.cmd,
+          outcome: result ? outcomeOf(result) : outcome,
+          duration_ms: Date.now() - startedMs,
+          tick: tickOf(result),
+        }),
       );
     }
-    const result = toToolResult(await callCommand(session, command, request.params.arguments));
-    return server.projectCallToolResult(result, TOOL_DEFINITIONS.get(command.tool)?.outputSchema);
   });
   return server;
 }

@@ -1,7 +1,8 @@
 /**
  * Bearer tokens: `bm1.<claims>.<signature>`, both parts base64url; the signature is HMAC-SHA256 over
- * `bm1.<claims>` with the deployment secret (WebCrypto). Claims: agent id, workspace patterns, role,
- * key id, issue and expiry times (seconds). No imports, so the minting script can load it in Node.
+ * `bm1.<claims>` with the secret of the token's key id (WebCrypto). Claims: agent id, workspace
+ * patterns, role, key id, token id (`jti`, absent from tokens minted before revocation existed),
+ * issue and expiry times (seconds). No imports, so the minting scripts can load it in Node.
  */
 
 export type TokenRole = "read" | "write" | "admin";
@@ -9,6 +10,8 @@ export type TokenRole = "read" | "write" | "admin";
 export interface TokenClaims {
   v: 1;
   kid: string;
+  /** Token id: what AUTH_REVOKED lists. Optional so that older tokens stay valid. */
+  jti?: string;
   sub: string;
   ws: string[];
   role: TokenRole;
@@ -16,10 +19,29 @@ export interface TokenClaims {
   exp: number;
 }
 
+/**
+ * The secrets a deployment accepts, by key id. A key id may map to more than one secret while an
+ * operator changes two variables one after the other: a token is valid if any of them signed it.
+ */
+export type KeyRing = ReadonlyMap<string, readonly string[]>;
+
 export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; reason: string };
 
 const PREFIX = "bm1";
+/** Token ids and key ids: no separators, so lists of them can be comma- or space-separated. */
+const ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+const TOKEN_ID_BYTES = 8;
 const encoder = new TextEncoder();
+
+export function isTokenIdText(text: string): boolean {
+  return ID_PATTERN.test(text);
+}
+
+/** A fresh random token id: 16 hex digits (64 bits). */
+export function newTokenId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(TOKEN_ID_BYTES));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
 
 function toBase64Url(bytes: Uint8Array): string {
   let binary = "";
@@ -53,6 +75,7 @@ function isClaims(value: unknown): value is TokenClaims {
   return (
     claims.v === 1 &&
     typeof claims.kid === "string" &&
+    (claims.jti === undefined || (typeof claims.jti === "string" && ID_PATTERN.test(claims.jti))) &&
     typeof claims.sub === "string" &&
     Array.isArray(claims.ws) &&
     claims.ws.every((pattern) => typeof pattern === "string") &&
@@ -62,25 +85,54 @@ function isClaims(value: unknown): value is TokenClaims {
   );
 }
 
-export async function verifyToken(secret: string, keyId: string, token: string, nowSeconds: number): Promise<TokenCheck> {
+type Split = { ok: true; payload: string; claims: unknown; signature: Uint8Array<ArrayBuffer> } | { ok: false; reason: string };
+
+function split(token: string): Split {
   const parts = token.split(".");
   if (parts.length !== 3 || parts[0] !== PREFIX) return { ok: false, reason: "malformed token" };
   const [, payload, signaturePart] = parts as [string, string, string];
   const signature = fromBase64Url(signaturePart);
   const claimsBytes = fromBase64Url(payload);
   if (!signature || !claimsBytes) return { ok: false, reason: "malformed token" };
-  const valid = await crypto.subtle.verify("HMAC", await hmacKey(secret), signature, encoder.encode(`${PREFIX}.${payload}`));
-  if (!valid) return { ok: false, reason: "bad signature" };
-  let claims: unknown;
   try {
-    claims = JSON.parse(new TextDecoder().decode(claimsBytes));
+    return { ok: true, payload, signature, claims: JSON.parse(new TextDecoder().decode(claimsBytes)) };
   } catch {
     return { ok: false, reason: "malformed claims" };
   }
-  if (!isClaims(claims)) return { ok: false, reason: "malformed claims" };
-  if (claims.kid !== keyId) return { ok: false, reason: "unknown key id" };
-  if (claims.exp <= nowSeconds) return { ok: false, reason: "token expired" };
-  return { ok: true, claims };
+}
+
+/**
+ * The claims of a token WITHOUT checking its signature: for operator tools (which token id is this,
+ * when does it expire), never for authentication.
+ */
+export function readUnverifiedClaims(token: string): TokenClaims | undefined {
+  const parts = split(token.trim());
+  return parts.ok && isClaims(parts.claims) ? parts.claims : undefined;
+}
+
+/**
+ * Checks a token against the key ring: the key id (read from the claims) picks the secrets, one of
+ * them must have signed it, and it must not have expired. Revocation is the caller's (auth.ts).
+ */
+export async function verifyToken(keys: KeyRing, token: string, nowSeconds: number): Promise<TokenCheck> {
+  const parts = split(token);
+  if (!parts.ok) return parts;
+  const kid = (parts.claims as { kid?: unknown } | null)?.kid;
+  if (typeof kid !== "string") return { ok: false, reason: "malformed claims" };
+  const secrets = keys.get(kid);
+  if (!secrets || secrets.length === 0) return { ok: false, reason: "unknown key id" };
+  const signed = encoder.encode(`${PREFIX}.${parts.payload}`);
+  let valid = false;
+  for (const secret of secrets) {
+    if (await crypto.subtle.verify("HMAC", await hmacKey(secret), parts.signature, signed)) {
+      valid = true;
+      break;
+    }
+  }
+  if (!valid) return { ok: false, reason: "bad signature" };
+  if (!isClaims(parts.claims)) return { ok: false, reason: "malformed claims" };
+  if (parts.claims.exp <= nowSeconds) return { ok: false, reason: "token expired" };
+  return { ok: true, claims: parts.claims };
 }
 
 /** `*` matches one path segment, `**` any number (including none). */
