@@ -12,6 +12,8 @@ declare global {
     AUTH_SECRET?: string;
     /** Key id stamped into tokens and required on verification (rotate by changing both). */
     AUTH_KEY_ID?: string;
+    /** Secret redaction of stored text (issue 11): "off" stores text as sent; unset or anything else redacts. */
+    REDACTION?: string;
   }
 }
 

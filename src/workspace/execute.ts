@@ -2,8 +2,9 @@
  * The executor: runs one named command against a workspace database and returns a `Result`.
  * Order of checks: known command → project guard → idempotency replay → handler. A write runs inside
  * one transaction with its journal row and idempotency record, so all of it lands or none of it does;
- * a read gets its budget applied. Expected failures arrive as `CommandError`; anything else is logged
- * and answered as INTERNAL_ERROR.
+ * a read gets its budget applied. Unless turned off, a write's arguments are redacted of secrets
+ * (shared/redaction.ts) before the fingerprint and the handler see them. Expected failures arrive as
+ * `CommandError`; anything else is logged and answered as INTERNAL_ERROR.
  */
 
 import { ensureMain } from "../capabilities/branches/branches.store";
@@ -13,6 +14,7 @@ import type { CommandContext, JournalNote, Principal } from "../commands/context
 import type { WorkspaceCommand } from "../commands/registry";
 import { applyBudget, applyBudgetWithCapsule, type CapsuleForms, resolveLimits } from "../shared/budget";
 import { appError, CommandError, fail, internalError } from "../shared/errors";
+import { type RedactionFinding, redactArgs, redactionWarning } from "../shared/redaction";
 import { err, ok, type Result, type Warning } from "../shared/result";
 import type { Db } from "./db";
 import { fingerprint, remember, replay } from "./idempotency";
@@ -26,7 +28,24 @@ export interface ExecuteRequest {
   workspace: string;
   /** A portal call: the answer carries the capsule (seed 003), and a read's budget leaves room for it. */
   capsule?: boolean;
+  /** Secret redaction of write arguments (issue 11): on unless `false` (the REDACTION=off deployment variable). */
+  redaction?: boolean;
 }
+
+/** Control fields, never content: a key or guard must reach the executor exactly as sent. */
+const NOT_REDACTED = ["idempotency_key", "project_guard"];
+
+/**
+ * Read arguments compared with stored (redacted) text are redacted the same way, so an unchanged code
+ * slice that held a secret is not reported stale. A caller's own sha256 of the original text still differs.
+ */
+const READ_FIELDS_REDACTED: Record<string, readonly string[]> = { "think.code.check": ["text"], open: ["current_text"] };
+
+/** What the SECRET_REDACTED warning adds for a command whose stored text is hashed. */
+const REDACTION_NOTES: Record<string, string> = {
+  "think.code.attach":
+    "The slice's sha256 is of the redacted text: check it with code_ref_check {text} (redacted the same way), not with a sha256 computed locally.",
+};
 
 export function execute(db: Db, request: ExecuteRequest, nowMs: number): Result<Record<string, unknown>> {
   try {
@@ -36,10 +55,11 @@ export function execute(db: Db, request: ExecuteRequest, nowMs: number): Result<
     }
     checkProjectGuard(db, request.args);
     if (command.kind === "write") {
-      const value = runWrite(db, command, request, nowMs);
+      const redacted = request.redaction === false ? { value: request.args, findings: [] } : redactArgs(request.args, NOT_REDACTED);
+      const value = runWrite(db, command, { ...request, args: redacted.value }, nowMs, redacted.findings);
       return ok(request.capsule && !("capsule" in value) ? { ...value, capsule: capsuleOf(db, request, nowMs).full } : value);
     }
-    return ok(runRead(db, command, request, nowMs));
+    return ok(runRead(db, command, request.redaction === false ? request : redactReadFields(command, request), nowMs));
   } catch (error) {
     if (error instanceof CommandError) return err(error.error);
     console.error("command failed", request.command, error);
@@ -86,7 +106,21 @@ function withWarnings(value: Record<string, unknown>, warnings: Warning[]): Reco
   return warnings.length === 0 ? value : { ...value, warnings };
 }
 
-function runWrite(db: Db, command: WorkspaceCommand, request: ExecuteRequest, nowMs: number): Record<string, unknown> {
+function redactReadFields(command: WorkspaceCommand, request: ExecuteRequest): ExecuteRequest {
+  const fields = READ_FIELDS_REDACTED[command.name];
+  if (fields === undefined) return request;
+  const picked = Object.fromEntries(fields.filter((field) => field in request.args).map((field) => [field, request.args[field]]));
+  const redacted = redactArgs(picked);
+  return redacted.findings.length === 0 ? request : { ...request, args: { ...request.args, ...redacted.value } };
+}
+
+function runWrite(
+  db: Db,
+  command: WorkspaceCommand,
+  request: ExecuteRequest,
+  nowMs: number,
+  redactions: RedactionFinding[],
+): Record<string, unknown> {
   const agentId = request.principal.agent_id;
   const key = typeof request.args.idempotency_key === "string" ? request.args.idempotency_key : undefined;
   const print = key === undefined ? "" : fingerprint(command.name, request.args);
@@ -96,6 +130,7 @@ function runWrite(db: Db, command: WorkspaceCommand, request: ExecuteRequest, no
       if (previous !== undefined) return previous as Record<string, unknown>;
     }
     const { ctx, notes, warnings, events } = makeContext(db, request, nowMs, undefined);
+    if (redactions.length > 0) warnings.push(redactionWarning(redactions, REDACTION_NOTES[command.name]));
     if (getMeta(db, "name") === undefined) {
       setMeta(db, "name", request.workspace);
       setMeta(db, "created_at_ms", String(nowMs));

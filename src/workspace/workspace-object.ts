@@ -11,6 +11,7 @@ import { findCommand } from "../commands/catalog";
 import type { Principal } from "../commands/context";
 import { DIRECTORY_NAME } from "../directory/directory-object";
 import { internalError } from "../shared/errors";
+import { redactionEnabled } from "../shared/redaction";
 import { err, ok, type Result } from "../shared/result";
 import { read } from "./clocks";
 import { Db } from "./db";
@@ -56,7 +57,14 @@ export class WorkspaceObject extends DurableObject<Env> {
     options: { capsule?: boolean } = {},
   ): Promise<Result<Record<string, unknown>>> {
     try {
-      const request: ExecuteRequest = { command, args, principal, workspace, capsule: options.capsule === true };
+      const request: ExecuteRequest = {
+        command,
+        args,
+        principal,
+        workspace,
+        capsule: options.capsule === true,
+        redaction: redactionEnabled(this.env.REDACTION),
+      };
       const found = findCommand(command);
       const isWrite = found?.kind === "write";
       const tickBefore = isWrite ? read(this.db, "tick") : 0;
