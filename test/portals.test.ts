@@ -101,6 +101,10 @@ describe("the envelope", () => {
     expect((await portalFailure("think", { op: "call" })).code).toBe("INVALID_INPUT");
     expect((await portalFailure("tasks", {})).code).toBe("UNKNOWN_OP");
     expect((await portalFailure("tasks", { op: "snapshot", surprise: 1 })).code).toBe("INVALID_INPUT");
+    // Found by the fuzzer: an op named like an Object.prototype member was looked up as a golden op (-32603).
+    for (const inherited of ["hasOwnProperty", "constructor", "toString", "__proto__"]) {
+      expect((await portalFailure("system", { workspace: "portals/unknown", op: inherited, cmd: "system.init" })).code).toBe("UNKNOWN_OP");
+    }
     const twice = await portalFailure("vcs", { workspace: "portals/a", op: "log", args: { workspace: "portals/b" } });
     expect(twice.code).toBe("INVALID_INPUT");
     expect(twice.details?.fields).toEqual(["workspace", "args.workspace"]);

@@ -55,7 +55,7 @@ function recordOf(value: unknown): Record<string, unknown> {
 function portalTarget(portal: Portal, envelope: Record<string, unknown>): { op: string | null; cmd: string | null } {
   const op = typeof envelope.op === "string" ? envelope.op : portal.defaultOp;
   if (op === CALL_OP) return { op, cmd: typeof envelope.cmd === "string" ? (resolveCommand(envelope.cmd)?.name ?? null) : null };
-  const golden = op === undefined ? undefined : portal.ops[op];
+  const golden = op === undefined || !Object.hasOwn(portal.ops, op) ? undefined : portal.ops[op];
   return golden === undefined ? { op: null, cmd: null } : { op: op ?? null, cmd: golden };
 }
 

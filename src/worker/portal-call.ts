@@ -41,7 +41,8 @@ function commandOf(portal: Portal, envelope: Envelope): Result<Command> {
     );
   }
   if (op !== CALL_OP) {
-    const golden = portal.ops[op];
+    // Own keys only: an op named like an Object.prototype member (`constructor`, `hasOwnProperty`) is unknown.
+    const golden = Object.hasOwn(portal.ops, op) ? portal.ops[op] : undefined;
     if (golden !== undefined) return { ok: true, value: findCommand(golden) as Command };
     // An op that is really a command name (`notes_commit`, `vcs.notes.commit`) says where to go.
     const asCommand = commandNamed(op);
