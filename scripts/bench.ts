@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: latency of the MCP endpoint against a local `wrangler dev` (workerd + SQLite
- * Durable Objects), at several store sizes, in four suites (`--suites notes,graph,packs,portals`, all by default).
+ * Durable Objects), at several store sizes, in five suites (`--suites notes,graph,packs,portals,records`, all by default).
  *
  * Notes: for each size it seeds a fresh workspace through the bulk path (`workspace_import`): most
  * notes on `main`, a branch chain `chain/1` … `chain/10` (`--chain-depth`), notes on each chain branch,
@@ -30,14 +30,24 @@
  * snapshot's own). Its target is portal median / flat median ≤ 1.15 for each pair. It has no sizes and
  * adds under a minute to a default run, so it is in the default list (see `bench/portals-*.ts`).
  *
+ * Records: 200 small projects (create_project and an import each, for `list_projects`), then for each
+ * size (`--record-sizes`, in records) a project `bench/r<n>` seeded through `workspace_import` record
+ * ops: a record with 1,000 children (half OPEN) and grandchildren, and a spread of topics with Zipf
+ * text. It checks the overview, the big record's children, search totals and results, the context
+ * bundle and a list_projects page of 200+ against the model, then samples `ping`, `search_records`
+ * (a common and a rare word), `activate` of the big record in a new session, `get_record_ref` and
+ * `list_projects {limit: 500}`, every answer checked (see `bench/records-*.ts`). It adds about two minutes
+ * to a default run (seeding about one), so it is in the default list.
+ *
  * It prints medians, p95s, each median's ratio to the floor and each op's growth from the smallest to
  * the largest size, and writes the results as JSON to `bench-results/`. Targets are reported, not
  * asserted (but the packs suite's budget targets are also checks of every answer). The server runs a snapshot of the project copied at start (so edits during a run cannot
  * restart it) with its state in a fresh temp dir; both are removed at the end. Network traffic goes
  * only to 127.0.0.1.
  *
- *   npm run bench -- [--suites notes,graph,packs,portals] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000]
- *                    [--pack-sizes 100000] [--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10]
+ *   npm run bench -- [--suites notes,graph,packs,portals,records] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000]
+ *                    [--pack-sizes 100000] [--record-sizes 50000] [--samples 200] [--warmup 20] [--timeout-minutes 30]
+ *                    [--chain-depth 10]
  *
  * This file only wires the pieces: `lib/dev-server.ts` (the server's lifetime), `lib/mcp-http.ts`
  * (the client), and `bench/` (options, layouts, seeding, measurement, statistics, reports).
@@ -58,6 +68,9 @@ import { runPacksSuite } from "./bench/packs-suite.ts";
 import { portalsOpSet } from "./bench/portals-measure.ts";
 import { pairResults, portalsJson, portalsLines, portalsTargetLines } from "./bench/portals-report.ts";
 import { runPortalsSuite } from "./bench/portals-suite.ts";
+import { recordsOpSet } from "./bench/records-measure.ts";
+import { recordsJson, recordsLines, recordsTargetLines } from "./bench/records-report.ts";
+import { runRecordsSuite } from "./bench/records-suite.ts";
 import {
   fmtInt,
   growthOf,
@@ -121,6 +134,7 @@ async function main(options: Options): Promise<number> {
   const portals = options.suites.includes("portals")
     ? await runPortalsSuite(client, { base: server.base, agent: AGENT, signal: shutdownSignal }, options)
     : undefined;
+  const records = options.suites.includes("records") ? await runRecordsSuite(client, options) : undefined;
 
   machine.load_average_start = loadAtStart;
   machine.load_average_end = loadAverage();
@@ -157,6 +171,15 @@ async function main(options: Options): Promise<number> {
     targets.push(...portalsTargetLines(pairs));
     portalsSection = portalsJson(portalsSet, portals, pairs);
   }
+  let recordsSection = null;
+  if (records !== undefined) {
+    const recordsSet = recordsOpSet();
+    const growth = growthOf(recordsSet, records.results);
+    const misses = targetMisses(recordsSet, records.results, growth);
+    out.push(...recordsLines(records, growth, recordsSet));
+    targets.push(...recordsTargetLines(records, misses, growth));
+    recordsSection = recordsJson(options, recordsSet, records, growth, misses);
+  }
   console.log([...out, "", ...targets].join("\n"));
 
   const finishedAt = new Date();
@@ -173,6 +196,7 @@ async function main(options: Options): Promise<number> {
     graph: graphSection,
     packs: packsSection,
     portals: portalsSection,
+    records: recordsSection,
   });
   console.log(`Results written to ${writeJsonReport(ROOT, startedAt, report)}`);
   return 0;

@@ -6,12 +6,14 @@ import { parseArgs } from "node:util";
 import { MIN_GRAPH_SIZE } from "./graph-layout.ts";
 import { DEFAULT_CHAIN_DEPTH, mainNotesFirst } from "./layout.ts";
 import { CARD_EVERY, MIN_PACK_SIZE } from "./packs-layout.ts";
+import { MIN_RECORD_SIZE } from "./records-layout.ts";
 
 export const USAGE =
-  "npm run bench -- [--suites notes,graph,packs,portals] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000] [--pack-sizes 100000] " +
+  "npm run bench -- [--suites notes,graph,packs,portals,records] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000] [--pack-sizes 100000] " +
+  "[--record-sizes 50000] " +
   "[--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10]";
 
-export const SUITES = ["notes", "graph", "packs", "portals"] as const;
+export const SUITES = ["notes", "graph", "packs", "portals", "records"] as const;
 export type Suite = (typeof SUITES)[number];
 
 const DEFAULTS = {
@@ -19,6 +21,7 @@ const DEFAULTS = {
   sizes: [1_000, 10_000, 100_000],
   graphSizes: [10_000, 100_000],
   packSizes: [100_000],
+  recordSizes: [50_000],
   samples: 200,
   warmup: 20,
   timeoutMinutes: 30,
@@ -28,6 +31,7 @@ const BOUNDS = {
   size: [100, 1_000_000],
   graphSize: [MIN_GRAPH_SIZE, 1_000_000],
   packSize: [MIN_PACK_SIZE, 1_000_000],
+  recordSize: [MIN_RECORD_SIZE, 500_000],
   samples: [1, 10_000],
   warmup: [0, 1_000],
   timeoutMinutes: [1, 180],
@@ -41,6 +45,8 @@ export interface Options {
   graphSizes: number[];
   /** Packs suite sizes, in trace entries (cards a fifth of that, plus 2,000 notes). */
   packSizes: number[];
+  /** Records suite sizes, in records of the measured project. */
+  recordSizes: number[];
   samples: number;
   warmup: number;
   timeoutMinutes: number;
@@ -80,6 +86,7 @@ export function parseOptions(argv: string[]): Options {
       sizes: { type: "string" },
       "graph-sizes": { type: "string" },
       "pack-sizes": { type: "string" },
+      "record-sizes": { type: "string" },
       samples: { type: "string" },
       warmup: { type: "string" },
       "timeout-minutes": { type: "string" },
@@ -105,6 +112,10 @@ export function parseOptions(argv: string[]): Options {
     values["pack-sizes"] === undefined
       ? DEFAULTS.packSizes
       : listOf("pack-sizes", values["pack-sizes"], (part) => integerIn("pack-sizes", part, BOUNDS.packSize));
+  const recordSizes =
+    values["record-sizes"] === undefined
+      ? DEFAULTS.recordSizes
+      : listOf("record-sizes", values["record-sizes"], (part) => integerIn("record-sizes", part, BOUNDS.recordSize));
   for (const size of packSizes) {
     if (size % CARD_EVERY !== 0)
       throw new Error(`--pack-sizes: ${size} is not a multiple of ${CARD_EVERY} (one trace entry in ${CARD_EVERY} is a card's)`);
@@ -113,6 +124,7 @@ export function parseOptions(argv: string[]): Options {
     ["sizes", sizes],
     ["graph-sizes", graphSizes],
     ["pack-sizes", packSizes],
+    ["record-sizes", recordSizes],
   ] as const) {
     if (list.length === 0 || list.length > 10) throw new Error(`--${name} takes 1 to 10 comma-separated sizes`);
   }
@@ -121,6 +133,7 @@ export function parseOptions(argv: string[]): Options {
     sizes: [...new Set(sizes)].sort((a, b) => a - b),
     graphSizes: [...new Set(graphSizes)].sort((a, b) => a - b),
     packSizes: [...new Set(packSizes)].sort((a, b) => a - b),
+    recordSizes: [...new Set(recordSizes)].sort((a, b) => a - b),
     samples: values.samples === undefined ? DEFAULTS.samples : integerIn("samples", values.samples, BOUNDS.samples),
     warmup: values.warmup === undefined ? DEFAULTS.warmup : integerIn("warmup", values.warmup, BOUNDS.warmup),
     timeoutMinutes:

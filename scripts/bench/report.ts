@@ -2,8 +2,8 @@
  * The benchmark's verdicts and shared report pieces: the targets (ratio to the floor, growth from the
  * smallest to the largest size) for any suite's op set, the latency and growth tables, the notes
  * suite's seeding table, and the JSON file in `bench-results/`. Targets are reported, never asserted:
- * a miss changes the text, not the exit code. The graph, packs and portals suites' own pieces are in
- * `graph-report.ts`, `packs-report.ts` and `portals-report.ts`.
+ * a miss changes the text, not the exit code. The graph, packs, portals and records suites' own pieces
+ * are in `graph-report.ts`, `packs-report.ts`, `portals-report.ts` and `records-report.ts`.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -186,6 +186,8 @@ export interface RunRecord {
   packs: Json | null;
   /** The portals suite's section (`portalsJson`), or null when it did not run. */
   portals: Json | null;
+  /** The records suite's section (`recordsJson`), or null when it did not run. */
+  records: Json | null;
 }
 
 /** The JSON document of a run (its field order is the file format: keep it stable; new fields go last). */
@@ -220,6 +222,7 @@ export function jsonReport(run: RunRecord): Json {
     graph: run.graph,
     packs: run.packs,
     portals: run.portals,
+    records: run.records,
   };
 }
 

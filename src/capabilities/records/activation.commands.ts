@@ -35,6 +35,7 @@ import {
 import {
   type ChangeRow,
   changesAfter,
+  childRefsOf,
   childrenOf,
   findRecord,
   grandchildrenOf,
@@ -221,7 +222,8 @@ export const recordsActivate = defineCommand({
 
     const parent = record.parent_id === null ? null : (findRecord(ctx.db, record.parent_id) ?? null);
     const open = childrenOf(ctx.db, record.id, true, MAX_BUNDLE_CHILDREN).slice(0, MAX_BUNDLE_CHILDREN);
-    const other = childrenOf(ctx.db, record.id, false, MAX_BUNDLE_CHILDREN).slice(0, MAX_BUNDLE_CHILDREN);
+    // Other children are shown as refs: their bodies are never read.
+    const other = childRefsOf(ctx.db, record.id, false, MAX_BUNDLE_CHILDREN).slice(0, MAX_BUNDLE_CHILDREN);
     const grand = grandchildrenOf(ctx.db, record.id, MAX_BUNDLE_CHILDREN, MAX_BUNDLE_GRANDCHILDREN);
     const current = findSession(ctx.db, session.id) as SessionRow;
     const context = buildBundle({

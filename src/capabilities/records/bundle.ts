@@ -41,11 +41,6 @@ export function refOfRecord(record: RecordView): RecordRef {
 
 const size = (value: unknown): number => JSON.stringify(value).length;
 
-/** Characters a JSON array of items of these sizes adds beyond `[]`: the items and their commas. */
-function listChars(sizes: number[]): number {
-  return sizes.length === 0 ? 0 : sizes.reduce((sum, n) => sum + n, 0) + sizes.length - 1;
-}
-
 interface Lists {
   open: RecordView[];
   openRefs: RecordRef[];
@@ -75,11 +70,22 @@ function assemble(input: BundleInput, lists: Lists, warnings: BundleWarning[]): 
 export function buildBundle(input: BundleInput): ContextBundle {
   const lists: Lists = { open: [...input.openChildren], openRefs: [], other: [...input.otherChildren], grand: [...input.grandchildren] };
   const skeleton = size(assemble(input, { open: [], openRefs: [], other: [], grand: [] }, input.warnings));
-  const openSizes = lists.open.map(size);
-  const openRefSizes: number[] = [];
-  const otherSizes = lists.other.map(size);
-  const grandSizes = lists.grand.map(size);
-  const total = () => skeleton + listChars(openSizes) + listChars(openRefSizes) + listChars(otherSizes) + listChars(grandSizes);
+  // Each list's item sizes (in step with the list) and their sum, kept as items move, so the total is
+  // computed in constant time however many items the budget moves (a 1k-children record moves hundreds).
+  const sizes: Record<keyof Lists, number[]> = {
+    open: lists.open.map(size),
+    openRefs: [],
+    other: lists.other.map(size),
+    grand: lists.grand.map(size),
+  };
+  const sums: Record<keyof Lists, number> = { open: 0, openRefs: 0, other: 0, grand: 0 };
+  for (const key of ["open", "other", "grand"] as const) sums[key] = sizes[key].reduce((sum, n) => sum + n, 0);
+  const chars = (key: keyof Lists): number => (sizes[key].length === 0 ? 0 : sums[key] + sizes[key].length - 1);
+  const total = () => skeleton + chars("open") + chars("openRefs") + chars("other") + chars("grand");
+  const dropFirst = (key: keyof Lists): void => {
+    lists[key].shift();
+    sums[key] -= sizes[key].shift() as number;
+  };
 
   let shrunk = false;
   if (total() > input.maxChars) {
@@ -87,22 +93,17 @@ export function buildBundle(input: BundleInput): ContextBundle {
     const limit = input.maxChars - BUDGET_WARNING_RESERVE;
     // 1. OPEN children degrade to refs, oldest first.
     while (lists.open.length > 0 && total() > limit) {
-      const child = lists.open.shift() as RecordView;
-      openSizes.shift();
+      const child = lists.open[0] as RecordView;
+      dropFirst("open");
       const ref = refOfRecord(child);
+      const refSize = size(ref);
       lists.openRefs.push(ref);
-      openRefSizes.push(size(ref));
+      sizes.openRefs.push(refSize);
+      sums.openRefs += refSize;
     }
     // 2. Then refs are dropped, oldest first: grandchildren, other children, degraded OPEN children.
-    for (const [list, sizes] of [
-      [lists.grand, grandSizes],
-      [lists.other, otherSizes],
-      [lists.openRefs, openRefSizes],
-    ] as const) {
-      while (list.length > 0 && total() > limit) {
-        list.shift();
-        sizes.shift();
-      }
+    for (const key of ["grand", "other", "openRefs"] as const) {
+      while (lists[key].length > 0 && total() > limit) dropFirst(key);
     }
   }
 

@@ -27,6 +27,7 @@ import {
   MAX_RECORD_META_BYTES,
   metadataSchema,
   projectIdField,
+  type RecordState,
   reasonSchema,
   recordBodySchema,
   recordIdSchema,
@@ -116,6 +117,103 @@ function refuseTransition(id: string, from: string, to: string, check: Extract<T
   );
 }
 
+/** The fields of a new record, as create_record and workspace_import's record op take them. */
+export interface NewRecordFields {
+  type: string;
+  title: string;
+  summary: string;
+  body: string;
+  state: RecordState;
+  reason?: string | undefined;
+  resolved_by?: string | undefined;
+  related?: string[] | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/** A new record's fields as checked: its depth, related ids (deduplicated), metadata JSON and initial state. */
+export interface CheckedNewRecord {
+  depth: number;
+  related: string[];
+  metadata_json: string | null;
+  state_reason: string | null;
+  resolved_by: string | null;
+}
+
+/**
+ * What a new record must satisfy apart from its session (create_record and workspace_import alike):
+ * the depth limit, existing related ids, metadata size, an allowed initial state with its reason or
+ * resolved_by, and an existing resolved_by. Fails with the typed error of the first problem.
+ */
+export function checkNewRecord(ctx: CommandContext, parent: RecordRow | null, fields: NewRecordFields): CheckedNewRecord {
+  const depth = parent ? parent.depth + 1 : 1;
+  if (depth > MAX_RECORD_DEPTH) {
+    fail(
+      "DEPTH_EXCEEDED",
+      `A child of ${parent?.id} would be at depth ${depth}; the hierarchy is at most ${MAX_RECORD_DEPTH} deep.`,
+      "Consider flattening: create it under a higher ancestor, or as a root related to this one.",
+      { parent_id: parent?.id, depth, max_depth: MAX_RECORD_DEPTH },
+    );
+  }
+  const related = checkRelated(ctx, fields.related, undefined) ?? [];
+  const metadata = metadataJson(fields.metadata) ?? null;
+  const initial = checkInitialState(fields.state, { reason: fields.reason, resolved_by: fields.resolved_by });
+  if (!initial.ok) refuseTransition("The new record", "(new)", fields.state, initial);
+  if (fields.resolved_by !== undefined) requireRecord(ctx.db, fields.resolved_by, "resolved_by");
+  return { depth, related, metadata_json: metadata, state_reason: initial.state_reason, resolved_by: initial.resolved_by };
+}
+
+/**
+ * Writes a checked new record numbered `at.num` at project tick `at.tick` (already taken) by session
+ * `at.session_id`: its row (the full-text trigger indexes it), version 1, the parent's child counters
+ * and the `record_created` activity entry. create_record and workspace_import both write through here.
+ */
+export function writeNewRecord(
+  ctx: CommandContext,
+  fields: NewRecordFields,
+  checked: CheckedNewRecord,
+  parent: RecordRow | null,
+  at: { num: number; tick: number; session_id: string },
+): RecordRow {
+  const id = recordIdOf(at.num);
+  const row: RecordRow = {
+    num: at.num,
+    id,
+    type: fields.type,
+    title: fields.title,
+    summary: fields.summary,
+    body: fields.body,
+    state: fields.state,
+    state_reason: checked.state_reason,
+    parent_id: parent?.id ?? null,
+    path: childPath(parent?.path ?? null, at.num),
+    depth: checked.depth,
+    resolved_by: checked.resolved_by,
+    related_json: JSON.stringify(checked.related),
+    metadata_json: checked.metadata_json,
+    version: 1,
+    children_count: 0,
+    open_children_count: 0,
+    created_tick: at.tick,
+    modified_tick: at.tick,
+    modified_by_session: at.session_id,
+    created_by: ctx.principal.agent_id,
+    created_at_ms: ctx.nowMs,
+    modified_at_ms: ctx.nowMs,
+  };
+  insertRecord(ctx.db, row);
+  storeVersion(ctx, row, { id: at.session_id }, at.tick, { type: "created", summary: `created ${fields.state}`, reason: fields.reason });
+  if (parent) adjustChildCounts(ctx.db, parent.id, 1, fields.state === "OPEN" ? 1 : 0);
+  logActivity(ctx, {
+    at_tick: at.tick,
+    type: "record_created",
+    session_id: at.session_id,
+    record_id: id,
+    summary: `${id} created (${fields.type}): ${quote(fields.title)}`,
+    details: { type: fields.type, state: fields.state, parent_id: row.parent_id },
+  });
+  return row;
+}
+
 export const recordsCreate = defineCommand({
   name: "records.create",
   tool: "create_record",
@@ -170,62 +268,14 @@ export const recordsCreate = defineCommand({
         [{ tool: "activate", args: { id: parent.id, session_id: session.id }, why: `Load ${parent.id} into ${session.id}.` }],
       );
     }
-    const depth = parent ? parent.depth + 1 : 1;
-    if (depth > MAX_RECORD_DEPTH) {
-      fail(
-        "DEPTH_EXCEEDED",
-        `A child of ${parent?.id} would be at depth ${depth}; the hierarchy is at most ${MAX_RECORD_DEPTH} deep.`,
-        "Consider flattening: create it under a higher ancestor, or as a root related to this one.",
-        { parent_id: parent?.id, depth, max_depth: MAX_RECORD_DEPTH },
-      );
-    }
-    const related = checkRelated(ctx, args.related, undefined) ?? [];
-    const metadata = metadataJson(args.metadata) ?? null;
-    const initial = checkInitialState(args.state, { reason: args.reason, resolved_by: args.resolved_by });
-    if (!initial.ok) refuseTransition("The new record", "(new)", args.state, initial);
-    if (args.resolved_by !== undefined) requireRecord(ctx.db, args.resolved_by, "resolved_by");
+    const checked = checkNewRecord(ctx, parent, args);
     ensureRoom(ctx, session, "");
 
     const num = nextRecordNum(ctx.db);
     const id = recordIdOf(num);
     const tick = advanceProjectTick(ctx, session, { target: id, summary: `record created: ${quote(args.title)}` });
-    const row: RecordRow = {
-      num,
-      id,
-      type: args.type,
-      title: args.title,
-      summary: args.summary,
-      body: args.body,
-      state: args.state,
-      state_reason: initial.state_reason,
-      parent_id: parent?.id ?? null,
-      path: childPath(parent?.path ?? null, num),
-      depth,
-      resolved_by: initial.resolved_by,
-      related_json: JSON.stringify(related),
-      metadata_json: metadata,
-      version: 1,
-      children_count: 0,
-      open_children_count: 0,
-      created_tick: tick,
-      modified_tick: tick,
-      modified_by_session: session.id,
-      created_by: ctx.principal.agent_id,
-      created_at_ms: ctx.nowMs,
-      modified_at_ms: ctx.nowMs,
-    };
-    insertRecord(ctx.db, row);
-    storeVersion(ctx, row, session, tick, { type: "created", summary: `created ${args.state}`, reason: args.reason });
-    if (parent) adjustChildCounts(ctx.db, parent.id, 1, args.state === "OPEN" ? 1 : 0);
+    const row = writeNewRecord(ctx, args, checked, parent, { num, tick, session_id: session.id });
     activateIn(ctx, session, row, tick);
-    logActivity(ctx, {
-      at_tick: tick,
-      type: "record_created",
-      session_id: session.id,
-      record_id: id,
-      summary: `${id} created (${args.type}): ${quote(args.title)}`,
-      details: { type: args.type, state: args.state, parent_id: row.parent_id },
-    });
     return { record: toRecord(row), auto_activated: true, session_id: session.id, session_started: started, project_tick: tick };
   },
 });

@@ -41,11 +41,14 @@ export function logActivity(ctx: CommandContext, entry: Omit<NewActivity, "ts_ms
   insertActivity(ctx.db, { ...entry, ts_ms: ctx.nowMs, agent_id: ctx.principal.agent_id });
 }
 
-/** Stores `row` (already at its new version) as a version written by `session` at `tick`. */
+/**
+ * Stores `row` (already at its new version) as a version written by `session` at `tick`. Only the
+ * session's id is stored: workspace_import writes as the pseudo-session `import` (no session row).
+ */
 export function storeVersion(
   ctx: CommandContext,
   row: RecordRow,
-  session: SessionRow,
+  session: Pick<SessionRow, "id">,
   tick: number,
   change: { type: ChangeType; summary: string; reason?: string | undefined; forced?: boolean },
 ): void {

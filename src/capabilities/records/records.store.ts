@@ -44,7 +44,7 @@ type SqlRow<T> = T & Record<string, string | number | null>;
 
 const RECORD_COLUMNS =
   "num, id, type, title, summary, body, state, state_reason, parent_id, path, depth, resolved_by, related_json, metadata_json, version, children_count, open_children_count, created_tick, modified_tick, modified_by_session, created_by, created_at_ms, modified_at_ms";
-const REF_COLUMNS = "num, id, type, title, summary, state, parent_id, path, depth, children_count, open_children_count";
+export const REF_COLUMNS = "num, id, type, title, summary, state, parent_id, path, depth, children_count, open_children_count";
 
 /** Width of one path segment: the record number, zero-padded so that path order is tree order. */
 const PATH_SEGMENT_DIGITS = 8;
@@ -167,6 +167,15 @@ export function findRef(db: Db, id: string): RefRow | undefined {
 export function childrenOf(db: Db, parentId: string, open: boolean, limit: number): RecordRow[] {
   return db.all<SqlRow<RecordRow>>(
     `SELECT ${RECORD_COLUMNS} FROM records INDEXED BY records_by_parent WHERE parent_id = ? AND ${open ? "state = 'OPEN'" : "state <> 'OPEN'"}
+     ORDER BY num LIMIT ${Math.trunc(limit) + 1}`,
+    parentId,
+  );
+}
+
+/** Children of `parentId` as refs in number order, OPEN ones or the others, at most `limit + 1` (a bundle's other children). */
+export function childRefsOf(db: Db, parentId: string, open: boolean, limit: number): RefRow[] {
+  return db.all<SqlRow<RefRow>>(
+    `SELECT ${REF_COLUMNS} FROM records INDEXED BY records_by_parent WHERE parent_id = ? AND ${open ? "state = 'OPEN'" : "state <> 'OPEN'"}
      ORDER BY num LIMIT ${Math.trunc(limit) + 1}`,
     parentId,
   );

@@ -6,7 +6,7 @@
  */
 import type { Db } from "../../workspace/db";
 import type { RecordState } from "./records.schema";
-import { type RefRow, subtreeEnd } from "./records.store";
+import { REF_COLUMNS, type RefRow, subtreeEnd } from "./records.store";
 
 export interface SearchFilter {
   types?: string[] | undefined;
@@ -43,21 +43,73 @@ function where(filter: SearchFilter): { sql: string; params: (string | number)[]
   return { sql: parts.join(" AND "), params };
 }
 
-/** The best `limit` matches, best first; `score` is -bm25 (larger is better, 0 or more). */
-export function searchRecords(db: Db, match: string, filter: SearchFilter, limit: number): SearchRow[] {
-  const { sql, params } = where(filter);
-  return db.all<SearchRow & Record<string, string | number | null>>(
-    `SELECT r.num, r.id, r.type, r.title, r.summary, r.state, r.parent_id, r.path, r.depth, r.children_count, r.open_children_count,
-       -bm25(records_fts, ${WEIGHTS}) AS score, ${SNIPPET} AS snippet
-     FROM records_fts JOIN records r ON r.num = records_fts.rowid
-     WHERE ${sql} ORDER BY bm25(records_fts, ${WEIGHTS}), r.num LIMIT ${Math.trunc(limit)}`,
-    match,
-    ...params,
-  );
+function filtered(filter: SearchFilter): boolean {
+  return (filter.types?.length ?? 0) > 0 || (filter.states?.length ?? 0) > 0 || filter.underPath !== undefined;
 }
 
-/** All matches, counted up to `cap + 1`. */
+type Sql<T> = T & Record<string, string | number | null>;
+
+/**
+ * The best `limit` matches, best first; `score` is -bm25 (larger is better, 0 or more).
+ *
+ * Without filters the ranking runs inside the full-text index alone: every match is scored, but no
+ * `records` row is read and no snippet made for a match that does not make the page (with a join and
+ * a snippet in the ranking query, SQLite reads both for every match before sorting: most of the cost
+ * of a common word). Then the page's snippets (one scan of the matches, the snippet made for the page's
+ * rows only) and its refs. Same rows, scores, snippets and order as the one-statement form, which
+ * filtered searches use (their filters need the `records` row of every match anyway).
+ */
+export function searchRecords(db: Db, match: string, filter: SearchFilter, limit: number): SearchRow[] {
+  if (filtered(filter)) {
+    const { sql, params } = where(filter);
+    return db.all<Sql<SearchRow>>(
+      `SELECT r.num, r.id, r.type, r.title, r.summary, r.state, r.parent_id, r.path, r.depth, r.children_count, r.open_children_count,
+         -bm25(records_fts, ${WEIGHTS}) AS score, ${SNIPPET} AS snippet
+       FROM records_fts JOIN records r ON r.num = records_fts.rowid
+       WHERE ${sql} ORDER BY bm25(records_fts, ${WEIGHTS}), r.num LIMIT ${Math.trunc(limit)}`,
+      match,
+      ...params,
+    );
+  }
+  const top = db.all<{ num: number; bm: number }>(
+    `SELECT rowid AS num, bm25(records_fts, ${WEIGHTS}) AS bm FROM records_fts WHERE records_fts MATCH ?
+     ORDER BY bm, rowid LIMIT ${Math.trunc(limit)}`,
+    match,
+  );
+  if (top.length === 0) return [];
+  const nums = JSON.stringify(top.map((row) => row.num));
+  // `+rowid`: a filter on the scan of the matches, not a rowid lookup (which would re-read the index per row).
+  const snippets = new Map(
+    db
+      .all<{ num: number; snippet: string }>(
+        `SELECT rowid AS num, ${SNIPPET} AS snippet FROM records_fts WHERE records_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`,
+        match,
+        nums,
+      )
+      .map((row) => [row.num, row.snippet]),
+  );
+  const refs = new Map(
+    db
+      .all<Sql<RefRow>>(`SELECT ${REF_COLUMNS} FROM records WHERE num IN (SELECT value FROM json_each(?))`, nums)
+      .map((row) => [row.num, row]),
+  );
+  return top.flatMap((row) => {
+    const ref = refs.get(row.num);
+    const snippet = snippets.get(row.num);
+    return ref === undefined || snippet === undefined ? [] : [{ ...ref, score: -row.bm, snippet }];
+  });
+}
+
+/** All matches, counted up to `cap + 1` (without filters, in the full-text index alone: every match has its record). */
 export function countMatches(db: Db, match: string, filter: SearchFilter, cap: number): number {
+  if (!filtered(filter)) {
+    return (
+      db.one<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM records_fts WHERE records_fts MATCH ? LIMIT ${Math.trunc(cap) + 1})`,
+        match,
+      )?.n ?? 0
+    );
+  }
   const { sql, params } = where(filter);
   return (
     db.one<{ n: number }>(

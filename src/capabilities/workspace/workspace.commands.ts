@@ -1,23 +1,48 @@
 /**
- * Bulk import (admin only): an ordered list of branch creations, notes and graph op batches applied
- * in one transaction, so large stores are seeded in a few calls instead of one call per entry (benchmarks,
- * migrations from other memories). Export and the full import format arrive with the operations work.
+ * Bulk import (admin only): an ordered list of branch creations, notes, graph op batches and
+ * Record-Sync records applied in one transaction, so large stores are seeded in a few calls instead of
+ * one call per entry (benchmarks, migrations from other memories). Records are written exactly as
+ * create_record writes them (checkNewRecord and writeNewRecord, one project tick each) by the
+ * pseudo-session `import`; no session is started or activated. Export and the full import format
+ * arrive with the operations work.
  */
 import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
-import { fail } from "../../shared/errors";
+import { CommandError, fail } from "../../shared/errors";
 import { nameSchema } from "../../shared/names";
+import { advance } from "../../workspace/clocks";
 import { createBranch, refuseReservedName, requireBranch, sourcesOf } from "../branches/branches.store";
 import { checkContentSize } from "../docs/docs.rules";
 import { branchArg, contentFields, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
 import { appendEntry } from "../docs/docs.store";
 import { DEFAULT_GRAPH_DOC, graphDocSchema, graphOpSchema, MAX_GRAPH_OPS } from "../graph/graph.schema";
 import { type AppliedCounts, applyOp } from "../graph/graph-apply";
+import { checkNewRecord, writeNewRecord } from "../records/mutation.commands";
+import {
+  metadataSchema,
+  reasonSchema,
+  recordBodySchema,
+  recordIdSchema,
+  recordSummarySchema,
+  recordTitleSchema,
+  recordTypeSchema,
+  relatedSchema,
+  stateSchema,
+} from "../records/records.schema";
+import { nextRecordNum, type RecordRow, requireRecord } from "../records/records.store";
 
 /** One call's worth of operations: enough to seed 100k notes in ~100 calls, well under the body cap. */
 export const MAX_IMPORT_OPS = 2_000;
 /** Graph ops per call, across all `graph` batches: bounds one transaction to about a second of writes. */
 export const MAX_IMPORT_GRAPH_OPS = 5_000;
+/**
+ * The session id imported records, versions and activity entries carry (`modified_by_session`,
+ * `by_session`): no session row has it, and real sessions are S001…, so it never matches one.
+ */
+export const IMPORT_SESSION = "import";
+/** A label for a record within one import, so later record ops can name it as `parent_ref`. */
+const importRefSchema = z.string().min(1).max(64);
 
 const importOp = z.discriminatedUnion("op", [
   z.strictObject({ op: z.literal("branch"), name: nameSchema("New branch name."), from: branchArg.optional() }),
@@ -34,13 +59,73 @@ const importOp = z.discriminatedUnion("op", [
     doc: graphDocSchema,
     ops: z.array(graphOpSchema).min(1).max(MAX_GRAPH_OPS),
   }),
+  z.strictObject({
+    op: z.literal("record"),
+    ref: importRefSchema.optional().describe("Names this record for parent_ref of later record ops in the same import."),
+    parent_id: recordIdSchema.optional().describe("The parent: a stored record (one imported earlier counts). Neither parent: a root."),
+    parent_ref: importRefSchema.optional().describe("The parent: the record with this ref, earlier in the same import."),
+    type: recordTypeSchema,
+    title: recordTitleSchema,
+    summary: recordSummarySchema.default(""),
+    body: recordBodySchema.default(""),
+    state: stateSchema.default("OPEN"),
+    reason: reasonSchema.optional().describe("For an initial LATER or DISCARDED."),
+    resolved_by: recordIdSchema.optional().describe("For an initial RESOLVED: a stored record."),
+    related: relatedSchema.optional(),
+    metadata: metadataSchema.optional(),
+  }),
 ]);
+
+type ImportOp = z.output<typeof importOp>;
+type RecordOp = Extract<ImportOp, { op: "record" }>;
+
+/** The parent a record op names: by id (stored), by ref (earlier in this import), or none (a root). */
+function parentOf(ctx: CommandContext, op: RecordOp, refs: Map<string, RecordRow>): RecordRow | null {
+  if (op.parent_id !== undefined && op.parent_ref !== undefined) {
+    fail("INVALID_INPUT", "A record op names its parent by parent_id or by parent_ref, not both.", "Drop one of the two.", {
+      fields: ["parent_id", "parent_ref"],
+    });
+  }
+  if (op.parent_id !== undefined) return requireRecord(ctx.db, op.parent_id, "parent_id");
+  if (op.parent_ref === undefined) return null;
+  const parent = refs.get(op.parent_ref);
+  if (parent) return parent;
+  return fail(
+    "RECORD_NOT_FOUND",
+    `parent_ref "${op.parent_ref}" names no record imported earlier in this call.`,
+    "A parent_ref must be the ref of a record op before this one in the same import; across imports, use parent_id.",
+    { ref: op.parent_ref, field: "parent_ref" },
+  );
+}
+
+/** Writes one record op as create_record would (one project tick), without a session; returns the row. */
+function importRecord(ctx: CommandContext, op: RecordOp, refs: Map<string, RecordRow>): RecordRow {
+  if (op.ref !== undefined && refs.has(op.ref)) {
+    fail("INVALID_INPUT", `ref "${op.ref}" is used twice in this import.`, "Give each record op its own ref.", {
+      ref: op.ref,
+      field: "ref",
+    });
+  }
+  const parent = parentOf(ctx, op, refs);
+  const checked = checkNewRecord(ctx, parent, op);
+  const num = nextRecordNum(ctx.db);
+  const row = writeNewRecord(ctx, op, checked, parent, { num, tick: advance(ctx.db, "project_tick"), session_id: IMPORT_SESSION });
+  if (op.ref !== undefined) refs.set(op.ref, row);
+  return row;
+}
+
+/** A record op's failure, with the op's index in the import (as graph op failures carry theirs). */
+function atOp(error: unknown, index: number): unknown {
+  if (!(error instanceof CommandError)) return error;
+  const { message, details } = error.error;
+  return new CommandError({ ...error.error, message: `ops[${index}]: ${message}`, details: { ...details, op_index: index } });
+}
 
 export const workspaceImport = defineCommand({
   name: "workspace.import",
   tool: "workspace_import",
   title: "Bulk import (admin)",
-  description: `Apply up to ${MAX_IMPORT_OPS} operations (create a branch, append a note, apply a batch of graph ops; at most ${MAX_IMPORT_GRAPH_OPS} graph ops in all) in order, in one transaction. Admin tokens only.`,
+  description: `Apply up to ${MAX_IMPORT_OPS} operations (create a branch, append a note, apply a batch of graph ops — at most ${MAX_IMPORT_GRAPH_OPS} graph ops in all —, create a Record-Sync record) in order, in one transaction: any failure rolls the whole import back. Records are written as create_record writes them (ids R001…, version 1, search index, activity, one project tick each) by the pseudo-session "import", without starting or activating a session; parent_ref names a record op earlier in the same import by its ref. Admin tokens only.`,
   kind: "write",
   requiresRole: "admin",
   input: { ops: z.array(importOp).min(1).max(MAX_IMPORT_OPS) },
@@ -50,6 +135,10 @@ export const workspaceImport = defineCommand({
     graph_ops_applied: z.number(),
     first_seq: z.number().nullable(),
     last_seq: z.number().nullable(),
+    records_imported: z.number(),
+    first_record_id: z.string().nullable().describe("The first record id imported (ids are given in op order)."),
+    last_record_id: z.string().nullable(),
+    record_refs: z.record(z.string(), z.string()).describe("Each ref given to a record op, and the id it got."),
   },
   handler: (ctx, args) => {
     const graphOps = args.ops.reduce((total, op) => total + (op.op === "graph" ? op.ops.length : 0), 0);
@@ -69,7 +158,23 @@ export const workspaceImport = defineCommand({
     const applied: AppliedCounts = { nodes_upserted: 0, nodes_deleted: 0, edges_upserted: 0, edges_deleted: 0 };
     let first: number | null = null;
     let last: number | null = null;
-    for (const op of args.ops) {
+    const refs = new Map<string, RecordRow>();
+    let records = 0;
+    let firstRecord: string | null = null;
+    let lastRecord: string | null = null;
+    for (const [index, op] of args.ops.entries()) {
+      if (op.op === "record") {
+        let row: RecordRow;
+        try {
+          row = importRecord(ctx, op, refs);
+        } catch (error) {
+          throw atOp(error, index);
+        }
+        firstRecord ??= row.id;
+        lastRecord = row.id;
+        records++;
+        continue;
+      }
       if (op.op === "branch") {
         refuseReservedName(op.name);
         createBranch(ctx, op.name, requireBranch(ctx.db, op.from ?? "main"));
@@ -98,8 +203,19 @@ export const workspaceImport = defineCommand({
       last = row.seq;
       notes++;
     }
-    ctx.journal({ target: "workspace", summary: `imported ${branches} branches, ${notes} notes, ${graphOps} graph ops` });
-    return { branches_created: branches, notes_imported: notes, graph_ops_applied: graphOps, first_seq: first, last_seq: last };
+    const recordsNote = records > 0 ? `, ${records} records (${firstRecord}…${lastRecord})` : "";
+    ctx.journal({ target: "workspace", summary: `imported ${branches} branches, ${notes} notes, ${graphOps} graph ops${recordsNote}` });
+    return {
+      branches_created: branches,
+      notes_imported: notes,
+      graph_ops_applied: graphOps,
+      first_seq: first,
+      last_seq: last,
+      records_imported: records,
+      first_record_id: firstRecord,
+      last_record_id: lastRecord,
+      record_refs: Object.fromEntries([...refs].map(([ref, row]) => [ref, row.id])),
+    };
   },
 });
 
