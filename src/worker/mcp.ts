@@ -134,7 +134,9 @@ export function mcpHandler(): StatelessMcpHandler {
     },
     {
       route: MCP_ROUTE,
-      onerror: (error) => console.error("mcp handler error", error),
+      // Mostly malformed client requests (bad JSON-RPC, empty batches): one line each, no stack, so an
+      // operator's error log is not filled with clients' mistakes.
+      onerror: (error) => console.error("mcp handler error:", error instanceof Error ? error.message : String(error)),
     },
   );
   return handler;
