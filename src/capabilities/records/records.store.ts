@@ -382,22 +382,7 @@ export function versionBody(db: Db, recordId: string, version: number): string |
 }
 
 /** A change after a tick, with what it changed against the version before (bodies compared in SQL, not loaded). */
-export interface ChangeRow {
-  record_id: string;
-  version: number;
-  tick: number;
-  change_type: ChangeType;
-  change_summary: string;
-  session_id: string;
-  agent_id: string;
-  ts_ms: number;
-  type: string;
-  title: string;
-  summary: string;
-  state: RecordState;
-  state_reason: string | null;
-  resolved_by: string | null;
-  related_json: string;
+export interface ChangeRow extends Omit<VersionRow, "body" | "metadata_json" | "forced"> {
   parent_id: string | null;
   prev_type: string | null;
   prev_title: string | null;
