@@ -1,0 +1,135 @@
+/**
+ * `npm run load`: load and crash test against a local `wrangler dev` (workerd + SQLite Durable Objects)
+ * with persisted state. N agents (`--agents`, default 50; in dev auth mode each is its own agent through
+ * the `X-Agent-Id` header, the local equivalent of one token each) run `--ops` operations each (default
+ * 200) over `--workspaces` workspaces (default 3, half the load on the first). After `--kill-after` of
+ * all operations (default 0.5) the server's process group gets `kill -9`, calls in flight count as
+ * unknown, wrangler restarts on the same state and the agents go on (replaying their unknown writes
+ * with the same idempotency key). Then it reads everything back (`load/verify.ts`), prints a summary and
+ * exits 1 on any lost or duplicated write, partial write, clock or lease violation. Loopback only.
+ *
+ *   npm run load -- [--agents 50] [--ops 200] [--workspaces 3] [--kill-after 0.5] [--timeout-minutes 10] [--steps 6]
+ */
+import { resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { log } from "./lib/dev-server.ts";
+import { createMcpClient } from "./lib/mcp-http.ts";
+import { runAgent, type Shared, setupWorkspace, type WorkspaceSetup } from "./load/agents.ts";
+import { type LoadOptions, parseOptions } from "./load/options.ts";
+import { LoadServer } from "./load/server.ts";
+import { verify } from "./load/verify.ts";
+
+const ROOT = resolve(import.meta.dirname, "..");
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+async function main(options: LoadOptions, server: LoadServer): Promise<number> {
+  log(
+    `load: ${options.agents} agents × ${options.ops} ops over ${options.workspaces} workspaces, kill -9 after ${options.killAfter * 100}%`,
+  );
+  await server.start();
+  const ending = new AbortController();
+  const endpoint = `${server.base}/mcp?toolset=full`;
+  const admin = createMcpClient({ endpoint, agentId: "load-admin", clientName: "load", signal: ending.signal });
+  const setups: WorkspaceSetup[] = [];
+  for (let i = 0; i < options.workspaces; i++) setups.push(await setupWorkspace(admin, `load/w${i}`, options.steps));
+
+  const total = options.agents * options.ops;
+  const killAt = Math.floor(total * options.killAfter);
+  let restartMs = 0;
+  let downMs = 0;
+  let killPromise: Promise<void> | null = null;
+  const shared: Shared = {
+    endpoint,
+    signal: ending.signal,
+    gate: null,
+    killed: false,
+    opsDone: 0,
+    writesAcked: 0,
+    errors: 0,
+    latencies: [],
+    ledger: [],
+    onOp: () => {
+      if (killPromise !== null || options.killAfter >= 1 || shared.opsDone < killAt) return;
+      let open = () => {};
+      shared.gate = new Promise<void>((done) => {
+        open = done;
+      });
+      killPromise = (async () => {
+        const down = performance.now();
+        log(`load: kill -9 at ${shared.opsDone} ops`);
+        shared.killed = true;
+        await server.kill9();
+        restartMs = await server.start();
+        downMs = performance.now() - down;
+        log(`load: restarted on the same state in ${(restartMs / 1000).toFixed(1)} s`);
+        shared.gate = null;
+        open();
+      })();
+    },
+  };
+  const started = performance.now();
+  const progress = setInterval(() => {
+    const s = (performance.now() - started) / 1000;
+    log(
+      `  ${s.toFixed(0)} s: ops ${shared.opsDone}/${total}, writes acked ${shared.writesAcked}, errors ${shared.errors}, ${(shared.writesAcked / s).toFixed(0)} writes/s`,
+    );
+  }, 3_000);
+  await Promise.all(Array.from({ length: options.agents }, (_, i) => runAgent(i, options.ops, setups, shared)));
+  if (killPromise !== null) await killPromise;
+  clearInterval(progress);
+  const runMs = performance.now() - started;
+
+  log("load: verifying");
+  const verdict = await verify(admin, setups, shared.ledger);
+  const ledger = shared.ledger;
+  const writes = ledger.filter((e) => !e.replayed);
+  const count = (outcome: string) => writes.filter((e) => e.outcome === outcome).length;
+  const replays = ledger.filter((e) => e.replayed);
+  const unexpected = writes.filter((e) => e.outcome === "unknown" && e.error?.startsWith("(no kill)"));
+  const sorted = [...shared.latencies].sort((a, b) => a - b);
+  const liveSeconds = (runMs - downMs) / 1000;
+  const hot = ledger.filter((e) => e.ws === "load/w0" && e.outcome === "acked").length;
+  const rejected = new Map<string, number>();
+  for (const e of writes.filter((w) => w.outcome === "rejected"))
+    rejected.set(`${e.kind}:${e.error}`, (rejected.get(`${e.kind}:${e.error}`) ?? 0) + 1);
+  const lines = [
+    `load: ${options.agents} agents × ${options.ops} ops, ${options.workspaces} workspaces, kill -9 after ${killPromise === null ? "never" : `${killAt} ops`} (local workerd)`,
+    `ops ${shared.opsDone}, writes ${writes.length}: acked ${count("acked")}, rejected ${count("rejected")} (${[...rejected].map(([k, v]) => `${k} ${v}`).join(", ") || "none"}), unknown ${count("unknown")} (replayed ${replays.length}, replay acked ${replays.filter((e) => e.outcome === "acked").length}), network errors outside the kill ${unexpected.length}`,
+    `lost ${verdict.lost}, duplicated ${verdict.duplicated}, partial ${verdict.partial}, seq/tick violations ${verdict.seqViolations}, lease violations ${verdict.leaseViolations}`,
+    `latency p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms over ${sorted.length} answered calls`,
+    `writes/s ${(count("acked") / liveSeconds).toFixed(0)} overall, ${(hot / liveSeconds).toFixed(0)} on the hot workspace load/w0 (${liveSeconds.toFixed(1)} s with the server up; down ${(downMs / 1000).toFixed(1)} s, restart ${(restartMs / 1000).toFixed(1)} s)`,
+    `read back: ${verdict.found.notes} notes, ${verdict.found.cards} cards (${verdict.found.trace} trace entries), ${verdict.found.records} records, ${verdict.found.leaseEvents} lease events`,
+    ...verdict.problems.map((p) => `  problem: ${p}`),
+  ];
+  console.log(lines.join("\n"));
+  ending.abort();
+  const bad = verdict.lost + verdict.duplicated + verdict.partial + verdict.seqViolations + verdict.leaseViolations + unexpected.length;
+  console.log(bad === 0 ? "load: PASS" : "load: FAIL");
+  return bad === 0 ? 0 : 1;
+}
+
+let options: LoadOptions;
+try {
+  options = parseOptions(process.argv.slice(2));
+} catch (error) {
+  console.error(`load: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+}
+const server = new LoadServer(ROOT);
+process.on("exit", () => server.dispose());
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => process.exit(130));
+setTimeout(() => {
+  console.error(`load: overall timeout of ${options.timeoutMinutes} minutes reached`);
+  process.exit(1);
+}, options.timeoutMinutes * 60_000).unref();
+main(options, server).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`load failed: ${error instanceof Error ? error.stack : String(error)}`);
+    process.exit(1);
+  },
+);
