@@ -9,7 +9,18 @@ import type { Db } from "./db";
  * `record`, `record_session` and `project_tick` belong to Record-Sync (migration 0013): record and
  * session numbers, and seed 004's project tick, which counts only record writes (docs/records.md).
  */
-export type ClockName = "seq" | "tick" | "branch" | "plan" | "task" | "step" | "card" | "record" | "record_session" | "project_tick";
+export type ClockName =
+  | "seq"
+  | "tick"
+  | "branch"
+  | "plan"
+  | "task"
+  | "step"
+  | "card"
+  | "job"
+  | "record"
+  | "record_session"
+  | "project_tick";
 
 export function advance(db: Db, clock: ClockName): number {
   const row = db.one<{ value: number }>("UPDATE clocks SET value = value + 1 WHERE name = ? RETURNING value", clock);

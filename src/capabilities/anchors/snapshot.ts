@@ -13,7 +13,7 @@ import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import { branchById, type Source, sourcesOf } from "../branches/branches.store";
 import { isLive, lookupVersion } from "../graph/graph.store";
-import { agentLane, SHARED_LANE } from "../graph/lanes";
+import { visibleLanes } from "../graph/lanes";
 import { anchorId, anchorProblem, anchorSlugOf, suggestSlug } from "../knowledge/slugs";
 import { type Card, cardSchema, toCard } from "../think/card-view";
 import { anchorLinks, type LinkRow } from "./anchor-links.store";
@@ -107,7 +107,7 @@ export function anchorSnapshot(ctx: CommandContext, input: string, options: Snap
   const record = resolved.registered ? readAnchor(ctx.db, resolved.slug) : undefined;
   const aliases = aliasesOf(ctx.db, resolved.slug);
   const slugs = [resolved.slug, ...aliases];
-  const lanes = options.allLanes ? null : [SHARED_LANE, agentLane(ctx.principal.agent_id)];
+  const lanes = visibleLanes(ctx, options.allLanes);
   const links = anchorLinks(ctx.db, slugs, lanes, MAX_SNAPSHOT_LINKS + 1);
   const window = links.slice(0, MAX_SNAPSHOT_LINKS);
   const cards = readCards(ctx, slugs, window);

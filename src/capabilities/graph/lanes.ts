@@ -25,6 +25,11 @@ export function mayWriteLane(ctx: CommandContext, lane: string): boolean {
   return lane === SHARED_LANE || lane === agentLane(ctx.principal.agent_id);
 }
 
+/** The lanes a read shows: the shared lane and the caller's own, or every lane (`null`) for audit reads. */
+export function visibleLanes(ctx: CommandContext, allLanes: boolean): string[] | null {
+  return allLanes ? null : [SHARED_LANE, agentLane(ctx.principal.agent_id)];
+}
+
 /** Refuses writes to a node in another agent's lane (and to the edges leaving it). */
 export function requireWritableLane(ctx: CommandContext, row: VersionRow): void {
   const lane = laneOf(row);

@@ -4,7 +4,7 @@
  * the caller's transaction; nothing here journals (job-changes.ts does).
  */
 import { fail } from "../../shared/errors";
-import { read } from "../../workspace/clocks";
+import { advance, read } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
 import {
   JOB_STATUSES,
@@ -91,9 +91,7 @@ export function operationTick(db: Db): number {
 
 /** Next job id from the `job` clock (migration 0009): JOB-001, zero-padded to 3 digits, wider past 999. */
 export function nextJobId(db: Db): string {
-  const row = db.one<{ value: number }>("UPDATE clocks SET value = value + 1 WHERE name = 'job' RETURNING value");
-  if (!row) throw new Error("clock job is missing");
-  return `JOB-${String(row.value).padStart(3, "0")}`;
+  return `JOB-${String(advance(db, "job")).padStart(3, "0")}`;
 }
 
 export function findJob(db: Db, id: string, text?: number): JobRow | undefined {

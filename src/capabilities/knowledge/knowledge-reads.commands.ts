@@ -12,7 +12,7 @@ import { MAX_LIST_LIMIT } from "../../shared/limits";
 import { lastJournalEvent } from "../../workspace/journal";
 import { anchorArg } from "../anchors/anchors.schema";
 import { pagination, paginationSchema } from "../docs/paging";
-import { agentLane, SHARED_LANE } from "../graph/lanes";
+import { SHARED_LANE, visibleLanes } from "../graph/lanes";
 import { isIsoDate, utcDate } from "./card-format";
 import {
   canonicalRows,
@@ -43,9 +43,6 @@ const MAX_LINT_KEYS = 500;
 const DEFAULT_LINT_ISSUES = 100;
 /** Rows read beyond a page so that keys stored under an anchor and its old id still fill it once folded. */
 const FOLD_SLACK = 10;
-
-const lanesFor = (ctx: CommandContext, everyLane: boolean): string[] | null =>
-  everyLane ? null : [SHARED_LANE, agentLane(ctx.principal.agent_id)];
 
 /** Newest latest-rows of the given anchors (every anchor when none) in `lanes`, folded and cut to `limit`. */
 function recallRows(ctx: CommandContext, slugs: string[] | undefined, lanes: string[] | null, limit: number) {
@@ -140,7 +137,7 @@ export const knowledgeQuery = defineCommand({
     const fetched = latestKeys(ctx.db, {
       anchors: anchor?.slugs,
       key: args.key,
-      lanes: lanesFor(ctx, args.include_drafts),
+      lanes: visibleLanes(ctx, args.include_drafts),
       before: args.cursor,
       limit: args.limit + 1,
     });
@@ -237,7 +234,7 @@ export const knowledgeLint = defineCommand({
     const asOf = args.as_of ?? (last === undefined ? null : utcDate(last.ts_ms));
     const source: "argument" | "last_write" | "none" = args.as_of !== undefined ? "argument" : last === undefined ? "none" : "last_write";
     const anchor = args.anchor === undefined ? undefined : expandAnchor(ctx, args.anchor);
-    const { issues, rows, has_more } = lintScope(ctx, { anchors: anchor?.slugs, lanes: lanesFor(ctx, args.include_drafts) }, asOf);
+    const { issues, rows, has_more } = lintScope(ctx, { anchors: anchor?.slugs, lanes: visibleLanes(ctx, args.include_drafts) }, asOf);
     return {
       as_of: asOf,
       as_of_source: source,

@@ -10,7 +10,7 @@ import { fail } from "../../shared/errors";
 import { anchorArg } from "../anchors/anchors.schema";
 import { entryBySeq } from "../docs/docs.store";
 import { MAX_NODE_TEXT_CHARS } from "../graph/graph.schema";
-import { agentLane, SHARED_LANE } from "../graph/lanes";
+import { visibleLanes } from "../graph/lanes";
 import { CardParseError, cardObject, normalizeCard } from "../think/cards.parse";
 import { titleFromText, utcDate } from "./card-format";
 import { canonicalRows, expandAnchor } from "./knowledge.model";
@@ -60,7 +60,7 @@ function withLint(ctx: CommandContext, result: UpsertResult, mode: "manual" | "a
   if (mode === "manual") return rest;
   // As knowledge_lint's default: the date of the workspace's last recorded write, which is this one.
   const asOf = utcDate(ctx.nowMs);
-  const lint = lintScope(ctx, { anchors: scope.slugs, key: scope.key, lanes: [SHARED_LANE, agentLane(ctx.principal.agent_id)] }, asOf);
+  const lint = lintScope(ctx, { anchors: scope.slugs, key: scope.key, lanes: visibleLanes(ctx, false) }, asOf);
   const mine = lint.issues.filter((issue) => JSON.stringify(issue.evidence).includes(result.card_id));
   return { ...rest, lint: { as_of: asOf, issues: mine, issues_total: mine.length } };
 }
@@ -216,7 +216,7 @@ export const knowledgeKeySuggest = defineCommand({
         field: "text",
       });
     requireKey(key, args.text);
-    const lanes = [SHARED_LANE, agentLane(ctx.principal.agent_id)];
+    const lanes = visibleLanes(ctx, false);
     const rows = canonicalRows(ctx, latestKeys(ctx.db, { key, lanes, limit: MAX_COLLISIONS }));
     const collisions = rows.map((row) => ({ anchor: anchorId(row.anchor), lane: row.lane, card_id: row.card_id, version: row.version }));
     const anchor = args.anchor === undefined ? undefined : expandAnchor(ctx, args.anchor);

@@ -11,7 +11,7 @@ import { type Branch, branchById, checkoutOf, findBranch, type Source, sourcesOf
 import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
 import { edgesTouching, isLive, lookupVersion, toEdge, type VersionRow } from "../graph/graph.store";
-import { agentLane, laneOf, SHARED_LANE } from "../graph/lanes";
+import { laneOf, mayWriteLane } from "../graph/lanes";
 import { liveLease } from "../tasks/leases.store";
 import { resumeView } from "../tasks/resume.commands";
 import { reasoningRef } from "../tasks/targets";
@@ -30,7 +30,7 @@ export interface OpenOptions {
 const NAMED_RELS = ["supports", "blocks"] as const;
 
 function mayRead(ctx: CommandContext, lane: string, allLanes: boolean): boolean {
-  return allLanes || lane === SHARED_LANE || lane === agentLane(ctx.principal.agent_id);
+  return allLanes || mayWriteLane(ctx, lane);
 }
 
 interface GraphPlace {

@@ -1,6 +1,7 @@
 // Unit: the ref grammar of `open` — every kind, precedence between forms, and malformed code and anchor refs.
 import { describe, expect, it } from "vitest";
-import { parseRef, suggestSlug } from "./refs";
+import { suggestSlug } from "../knowledge/slugs";
+import { parseRef } from "./refs";
 
 const SHA = "ab".repeat(32);
 

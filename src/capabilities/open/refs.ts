@@ -9,19 +9,17 @@
  *   a:<slug>                                an anchor (slug: lowercase letters, digits, dashes, ≤ 64)
  *   code:<path>#L<a>-L<b>[@sha256:<hex64>]  a slice of a repo file (1-based inclusive, ≤ 240 lines)
  */
+import { anchorId, anchorProblem, suggestSlug } from "../knowledge/slugs";
 
 /** The grammar, as told to callers in descriptions and recovery hints. */
 export const REF_GRAMMAR =
   "CARD-<id>, <doc>@<seq> (e.g. notes@12), TASK-<n>, PLAN-<n>, STEP-<hex>, JOB-<id>, a:<slug>, code:<path>#L<a>-L<b>[@sha256:<64 hex>]";
 
-/** Longest anchor slug (the original's key rule). */
-export const MAX_ANCHOR_SLUG_CHARS = 64;
 /** Most lines one code slice may span (the original's bound). */
 export const MAX_CODE_REF_LINES = 240;
 /** Line numbers and seqs: digits accepted before converting (keeps numbers exact). */
 const MAX_DIGITS = 15;
 
-const ANCHOR_SLUG = /^[a-z0-9][a-z0-9-]*$/;
 const ENTRY_REF = new RegExp(`^(.+)@([0-9]{1,${MAX_DIGITS}})$`);
 const LINE_RANGE = new RegExp(`#L([0-9]{1,${MAX_DIGITS}})-L([0-9]{1,${MAX_DIGITS}})$`);
 const SHA256 = /^[0-9a-fA-F]{64}$/;
@@ -59,26 +57,12 @@ export function parseRef(raw: string): Ref {
   return { kind: "unknown" };
 }
 
-/** A best-effort slug for a malformed anchor: lowercase, runs of other characters become one dash. */
-export function suggestSlug(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, MAX_ANCHOR_SLUG_CHARS)
-    .replace(/-+$/, "");
-}
-
+/** Anchor slugs follow the anchors' own rules (knowledge/slugs.ts), so every ref `open` accepts can be registered. */
 function parseAnchor(slug: string): Ref {
-  const malformed = (problem: string): Ref => {
-    const suggestion = suggestSlug(slug);
-    return { kind: "malformed", form: "anchor", problem, ...(suggestion ? { suggestion: `a:${suggestion}` } : {}) };
-  };
-  if (slug.length === 0) return malformed("the anchor slug is empty");
-  if (slug.length > MAX_ANCHOR_SLUG_CHARS) return malformed(`the anchor slug is longer than ${MAX_ANCHOR_SLUG_CHARS} characters`);
-  if (!ANCHOR_SLUG.test(slug))
-    return malformed("an anchor slug holds only lowercase letters, digits and dashes, and starts with a letter or digit");
-  return { kind: "anchor", slug, tag: `a:${slug}` };
+  const problem = anchorProblem(slug);
+  if (problem === undefined) return { kind: "anchor", slug, tag: anchorId(slug) };
+  const suggestion = suggestSlug(slug);
+  return { kind: "malformed", form: "anchor", problem, ...(suggestion ? { suggestion: anchorId(suggestion) } : {}) };
 }
 
 function parseCodeRef(id: string): Ref {
