@@ -25,6 +25,8 @@ export interface Portal {
 
 /** The envelope's escape hatch: run any command of the catalog by name. */
 export const CALL_OP = "call";
+/** Reads through a portal default to this budget profile (seed 002: 6,000 characters). */
+export const PORTAL_PROFILE = "portal";
 
 const PORTAL_TABLE: Portal[] = [
   {
@@ -206,13 +208,33 @@ export function findPortal(name: string): Portal | undefined {
   return portals().find((portal) => portal.name === bare);
 }
 
-/** The portal that fronts a command (its domain's portal; `system.status` belongs to `system`). */
-export function portalOf(command: Command): Portal {
-  const domain = domainOf(command);
+/** Where a command is called from: its portal and, when it has one, the golden op that runs it. */
+export interface Place {
+  portal: Portal;
+  op?: string;
+}
+
+let places: Map<string, Place> | undefined;
+
+/** The portal that fronts a domain (`system` for a domain no portal names). */
+function portalOfDomain(domain: string): Portal {
   return portals().find((portal) => portal.domains.includes(domain)) ?? (findPortal("system") as Portal);
 }
 
-/** The golden op of `portal` that runs `command`, if any. */
-export function goldenOpOf(portal: Portal, command: Command): string | undefined {
-  return Object.entries(portal.ops).find(([, cmd]) => cmd === command.name)?.[0];
+/**
+ * Where each command is called: the listed portal whose golden op runs it (`system.status` → the
+ * `status` portal), else the portal of its domain with `op: "call"`. One answer for schema.get,
+ * cmd.list, ops.summary and the generated reference.
+ */
+export function placeOf(command: Command): Place {
+  if (!places) {
+    const built = new Map<string, Place>();
+    for (const portal of portals()) {
+      for (const [op, cmd] of Object.entries(portal.ops)) if (!built.has(cmd)) built.set(cmd, { portal, op });
+    }
+    for (const candidate of COMMANDS)
+      if (!built.has(candidate.name)) built.set(candidate.name, { portal: portalOfDomain(domainOf(candidate)) });
+    places = built;
+  }
+  return places.get(command.name) ?? { portal: portalOfDomain(domainOf(command)) };
 }

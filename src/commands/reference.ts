@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { COMMANDS, namesOf } from "./catalog";
-import { CALL_OP, domainOf, goldenOpOf, portalOf, portals } from "./portals";
+import { CALL_OP, domainOf, placeOf, portals } from "./portals";
 import { type Command, readFields, workspaceFields, writeFields } from "./registry";
 
 export interface ReferenceOptions {
@@ -173,8 +173,7 @@ function sameSchema(a: JsonSchema | undefined, b: JsonSchema | undefined): boole
 
 /** How the portal surface reaches a command: its golden op, else `op: "call"`. */
 function portalCall(command: Command): string {
-  const portal = portalOf(command);
-  const op = goldenOpOf(portal, command);
+  const { portal, op } = placeOf(command);
   return op === undefined
     ? `${code(portal.name)} with ${code(`op: "${CALL_OP}", cmd: "${command.name}"`)}`
     : `${code(portal.name)} op ${code(op)}`;

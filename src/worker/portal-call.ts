@@ -6,15 +6,12 @@
  */
 import { resolveCommand as commandNamed, unknownCommandError } from "../capabilities/system/command-facts";
 import { findCommand } from "../commands/catalog";
-import { CALL_OP, type Portal } from "../commands/portals";
+import { CALL_OP, PORTAL_PROFILE, type Portal } from "../commands/portals";
 import type { Command } from "../commands/registry";
 import { appError, type ErrorAction } from "../shared/errors";
 import { err, type Result } from "../shared/result";
 import { type CallSession, callCommand, invalidArgumentsOf } from "./call-command";
 import { type Envelope, envelopeSchema } from "./surfaces/portal-definitions";
-
-/** Reads through a portal default to the portal budget profile (6,000 characters). */
-const PORTAL_PROFILE = "portal";
 
 function schemaActions(cmd: string | undefined): ErrorAction[] {
   return [

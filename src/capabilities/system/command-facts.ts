@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { COMMANDS, findCommand, namesOf } from "../../commands/catalog";
-import { allPortals, CALL_OP, domainOf, type Portal, portalOf, portals, stripNamePrefix } from "../../commands/portals";
+import { allPortals, CALL_OP, domainOf, PORTAL_PROFILE, placeOf, portals, stripNamePrefix } from "../../commands/portals";
 import { anchorOf } from "../../commands/reference";
 import type { Command } from "../../commands/registry";
 import { type AppError, appError, CommandError, type ErrorAction } from "../../shared/errors";
@@ -20,32 +20,6 @@ import { findLegacyName, LEGACY_NAMES } from "./legacy-names";
 
 /** The generated command reference that `doc_ref` points into. */
 export const COMMAND_REFERENCE_PATH = "docs/commands.md";
-/** Reads called through a portal default to its profile (seed 002): the example call says so. */
-const PORTAL_BUDGET_PROFILE = "portal";
-
-export interface Place {
-  portal: Portal;
-  /** The portal's golden op for this command, if it has one. */
-  op?: string;
-}
-
-let places: Map<string, Place> | undefined;
-
-/**
- * Where each command is called: the listed portal whose golden op runs it (`system.status` → the
- * `status` portal), else the portal of its domain with `op: "call"`.
- */
-export function placeOf(command: Command): Place {
-  if (!places) {
-    const built = new Map<string, Place>();
-    for (const portal of portals()) {
-      for (const [op, cmd] of Object.entries(portal.ops)) if (!built.has(cmd)) built.set(cmd, { portal, op });
-    }
-    for (const candidate of COMMANDS) if (!built.has(candidate.name)) built.set(candidate.name, { portal: portalOf(candidate) });
-    places = built;
-  }
-  return places.get(command.name) ?? { portal: portalOf(command) };
-}
 
 /** Names of every seed 002 portal that is not listed yet (its domains have no command). */
 export function unpluggedPortals(): string[] {
@@ -96,7 +70,7 @@ export function exampleCallOf(command: Command): ExampleCall {
       op: op ?? CALL_OP,
       ...(op === undefined ? { cmd: command.name } : {}),
       args: exampleArgsOf(command),
-      ...(command.kind === "read" ? { budget_profile: PORTAL_BUDGET_PROFILE } : {}),
+      ...(command.kind === "read" ? { budget_profile: PORTAL_PROFILE } : {}),
     },
   };
 }

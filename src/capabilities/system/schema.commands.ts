@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { COMMANDS } from "../../commands/catalog";
-import { allPortals, portals, stripNamePrefix } from "../../commands/portals";
+import { allPortals, placeOf, portals, stripNamePrefix } from "../../commands/portals";
 import { type Command, defineStatelessCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_NAME_CHARS } from "../../shared/limits";
@@ -17,7 +17,6 @@ import {
   exampleArgsOf,
   exampleCallOf,
   failUnknownCommand,
-  placeOf,
   resolveCommand,
   unpluggedPortals,
 } from "./command-facts";
