@@ -306,16 +306,17 @@ function capsuleReserve(capsule: Payload): Reserve {
 /**
  * A portal answer: the payload trimmed to what the capsule leaves, then the capsule — the full one
  * when it leaves the payload at least MIN_BUDGET_CHARS, else the compact one. A payload that carries
- * its own capsule (resume views) keeps it and gets the plain budget.
+ * its own capsule (resume views) keeps it and gets the plain budget; `capsule` is then never computed.
  */
 export function applyBudgetWithCapsule(
   payload: Payload,
   spec: BudgetSpec | undefined,
   args: BudgetArgs,
   defaultProfile: BudgetProfile,
-  capsule: CapsuleForms,
+  capsuleOf: () => CapsuleForms,
 ): Payload {
   if ("capsule" in payload) return applyBudget(payload, spec, args, defaultProfile);
+  const capsule = capsuleOf();
   const { limits } = resolveLimits(args, defaultProfile);
   const chosen = limits.chars - capsuleReserve(capsule.full).chars >= MIN_BUDGET_CHARS ? capsule.full : capsule.compact;
   return { ...applyBudget(payload, spec, args, defaultProfile, capsuleReserve(chosen)), capsule: chosen };

@@ -125,7 +125,7 @@ export async function callCommand(
     try {
       const value = command.handler({ principal }, args) as Record<string, unknown>;
       if (!options.capsule) return ok(applyBudget(value, command.budget, args, "default"));
-      return ok(applyBudgetWithCapsule(value, command.budget, args, "default", statelessCapsule(session, args)));
+      return ok(applyBudgetWithCapsule(value, command.budget, args, "default", () => statelessCapsule(session, args)));
     } catch (error) {
       if (error instanceof CommandError) return err(error.error);
       console.error("stateless command failed", command.name, error);
@@ -195,7 +195,7 @@ async function runDirectoryCommand(
     const capsule = options.capsule ? statelessCapsule(session, args) : undefined;
     if (command.kind === "write") return ok(capsule ? { ...value, capsule: capsule.full } : value);
     if (!capsule) return ok(applyBudget(value, command.budget, args, "default"));
-    return ok(applyBudgetWithCapsule(value, command.budget, args, "default", capsule));
+    return ok(applyBudgetWithCapsule(value, command.budget, args, "default", () => capsule));
   } catch (error) {
     if (error instanceof CommandError) return err(error.error);
     console.error("directory command failed", command.name, error);

@@ -155,9 +155,8 @@ function runWrite(
 function runRead(db: Db, command: WorkspaceCommand, request: ExecuteRequest, nowMs: number): Record<string, unknown> {
   const { ctx, warnings } = makeContext(db, request, nowMs, resolveLimits(request.args, "default").limits.chars);
   const value = withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings);
-  // A payload with a capsule of its own (resume views) keeps it: no second one is computed.
-  if (!request.capsule || "capsule" in value) return applyBudget(value, command.budget, request.args, "default");
-  return applyBudgetWithCapsule(value, command.budget, request.args, "default", capsuleOf(db, request, nowMs));
+  if (!request.capsule) return applyBudget(value, command.budget, request.args, "default");
+  return applyBudgetWithCapsule(value, command.budget, request.args, "default", () => capsuleOf(db, request, nowMs));
 }
 
 /** The portal capsule, read after the command (a write's capsule shows the state it left). */
