@@ -1,17 +1,22 @@
 /**
  * `npm run bench`: latency of the MCP endpoint against a local `wrangler dev` (workerd + SQLite
- * Durable Objects), at several store sizes, in five suites (`--suites notes,graph,packs,portals,records`, all by default).
+ * Durable Objects), at several store sizes, in six suites (`--suites notes,common,graph,packs,portals,records`, all by default).
  *
  * Notes: for each size it seeds a fresh workspace through the bulk path (`workspace_import`): most
- * notes on `main`, a branch chain `chain/1` … `chain/10` (`--chain-depth`), notes on each chain branch,
+ * notes on `main`, a branch chain `chain/1` … `chain/30` (the deepest of `--depths`), notes on each chain branch,
  * notes on `main` after each branch was created, and late notes on the chain after the whole chain
  * exists (so the cutoffs of the effective views matter). It checks that `show` returns exactly the
  * page the layout implies, then samples client latency (fetch + body read) of `ping` (the floor: a
  * no-op call through the same Worker → Durable Object stack), `notes_commit`, `show` on `main` and on
- * the deepest branch, plus `GET /health` (Worker only, no MCP, no Durable Object) as a reference.
+ * the chain branch at each of `--depths` (1, 10, 30), plus `GET /health` (Worker only, no MCP, no
+ * Durable Object) as a reference.
+ *
+ * Common: at the same sizes, a workspace of that many notes plus a small working set (a focused task
+ * with steps, cards, knowledge cards, jobs, records), and the 26 commands agents call most (the
+ * portals' golden ops, flat), reads and writes, each answer checked (see `bench/common-*.ts`).
  *
  * Graph: for each size (`--graph-sizes`, in nodes) it seeds a graph of n nodes, 2n edges and about
- * 10n versions on `main` plus a chain `gchain/1` … `gchain/10` with writes on main after each branch,
+ * 10n versions on `main` plus a chain `gchain/1` … `gchain/10` (`--chain-depth`) with writes on main after each branch,
  * checks `graph_query` pages and cutoff probes against a model of every version, then samples `ping`,
  * `graph_query` (50 nodes with edges) and `graph_apply` (10 ops) on the deepest branch (see `bench/graph-*.ts`).
  *
@@ -45,9 +50,9 @@
  * restart it) with its state in a fresh temp dir; both are removed at the end. Network traffic goes
  * only to 127.0.0.1.
  *
- *   npm run bench -- [--suites notes,graph,packs,portals,records] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000]
- *                    [--pack-sizes 100000] [--record-sizes 50000] [--samples 200] [--warmup 20] [--timeout-minutes 30]
- *                    [--chain-depth 10]
+ *   npm run bench -- [--suites notes,common,graph,packs,portals,records] [--sizes 1000,10000,100000] [--depths 1,10,30]
+ *                    [--graph-sizes 10000,100000] [--pack-sizes 100000] [--record-sizes 50000] [--samples 200] [--warmup 20]
+ *                    [--timeout-minutes 30] [--chain-depth 10]
  *
  * This file only wires the pieces: `lib/dev-server.ts` (the server's lifetime), `lib/mcp-http.ts`
  * (the client), and `bench/` (options, layouts, seeding, measurement, statistics, reports).
@@ -58,7 +63,10 @@ import { chainBranch } from "./bench/graph-layout.ts";
 import { graphOpSet } from "./bench/graph-measure.ts";
 import { graphJson, graphLines } from "./bench/graph-report.ts";
 import { runGraphSuite } from "./bench/graph-suite.ts";
-import { buildLayout } from "./bench/layout.ts";
+import { commonOpSet } from "./bench/common-measure.ts";
+import { commonJson, commonLines } from "./bench/common-report.ts";
+import { runCommonSuite } from "./bench/common-suite.ts";
+import { buildLayout, chainBranchName } from "./bench/layout.ts";
 import { loadAverage, machineInfo } from "./bench/machine.ts";
 import { measure, notesOpSet, type Target } from "./bench/measure.ts";
 import { type Options, parseOptions } from "./bench/options.ts";
@@ -90,20 +98,21 @@ import { createMcpClient } from "./lib/mcp-http.ts";
 const ROOT = resolve(import.meta.dirname, "..");
 const AGENT = "bench";
 
-async function runNotesSuite(target: Target, options: Options, deepest: string): Promise<SizeResult[]> {
+async function runNotesSuite(target: Target, options: Options): Promise<SizeResult[]> {
   const { client } = target;
-  const set = notesOpSet(deepest);
+  const set = notesOpSet(options.depths);
+  const deepest = Math.max(...options.depths);
   const results: SizeResult[] = [];
   for (const size of options.sizes) {
     const workspace = `bench/n${size}`;
-    const layout = buildLayout(size, options.chainDepth);
+    const layout = buildLayout(size, deepest);
     log(`seeding ${workspace}: ${fmtInt(layout.notes)} notes, ${layout.branches} branches`);
     const seeding = await seed(client, workspace, layout);
     log(`  ${(seeding.ms / 1000).toFixed(1)} s in ${seeding.calls} calls`);
     await verifyPage(client, workspace, layout, "main");
-    await verifyPage(client, workspace, layout, deepest);
+    for (const depth of options.depths) await verifyPage(client, workspace, layout, chainBranchName(depth));
     log(`measuring ${workspace}: ${options.warmup} warmup + ${options.samples} sample rounds of ${set.ops.length} ops`);
-    const times = await measure(target, workspace, deepest, options.warmup, options.samples);
+    const times = await measure(target, set, workspace, options.warmup, options.samples);
     results.push({ size, workspace, seeding, ops: summarize(set, times) });
   }
   return results;
@@ -124,11 +133,12 @@ async function main(options: Options): Promise<number> {
     signal: shutdownSignal,
   });
   const target: Target = { client, healthUrl: `${server.base}/health` };
-  const notesSet = notesOpSet(`chain/${options.chainDepth}`);
+  const notesSet = notesOpSet(options.depths);
   const graphSet = graphOpSet(chainBranch(options.chainDepth));
 
   const runNotes = options.suites.includes("notes");
-  const notes = runNotes ? await runNotesSuite(target, options, `chain/${options.chainDepth}`) : [];
+  const notes = runNotes ? await runNotesSuite(target, options) : [];
+  const common = options.suites.includes("common") ? await runCommonSuite(client, options) : undefined;
   const graph = options.suites.includes("graph") ? await runGraphSuite(client, options) : undefined;
   const packs = options.suites.includes("packs") ? await runPacksSuite(client, options) : undefined;
   const portals = options.suites.includes("portals")
@@ -145,6 +155,15 @@ async function main(options: Options): Promise<number> {
   if (notesMisses !== undefined) {
     out.push(...notesLines(notes, notesGrowth, notesSet));
     targets.push(...targetLines("Notes", notesMisses, notesGrowth));
+  }
+  let commonSection = null;
+  if (common !== undefined) {
+    const commonSet = commonOpSet();
+    const growth = growthOf(commonSet, common);
+    const misses = targetMisses(commonSet, common, growth);
+    out.push(...commonLines(common, growth, commonSet));
+    targets.push(...targetLines("Common", misses, growth));
+    commonSection = commonJson(options, commonSet, common, growth, misses);
   }
   let graphSection = null;
   if (graph !== undefined) {
@@ -197,6 +216,7 @@ async function main(options: Options): Promise<number> {
     packs: packsSection,
     portals: portalsSection,
     records: recordsSection,
+    common: commonSection,
   });
   console.log(`Results written to ${writeJsonReport(ROOT, startedAt, report)}`);
   return 0;

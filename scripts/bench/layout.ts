@@ -8,8 +8,12 @@
  * whole chain exists (so the cutoffs of the effective views matter).
  */
 
-/** Store layout: a chain of this depth, notes on each chain branch before and after the chain exists. */
-export const DEFAULT_CHAIN_DEPTH = 10;
+/** The branch depths whose reads the notes suite measures (`--depths`); the chain is built to the deepest. */
+export const DEFAULT_DEPTHS = [1, 10, 30];
+
+/** The chain branch at `depth` (1 = branched from `main`). */
+export const chainBranchName = (depth: number): string => `chain/${depth}`;
+/** Notes on each chain branch before the next branch is made, and after the whole chain exists. */
 export const CHAIN_NOTES_BEFORE = 2;
 export const CHAIN_NOTES_AFTER = 3;
 /** Entries per `show` page, in checks and measurements alike. */
@@ -94,7 +98,7 @@ export function buildLayout(size: number, chainDepth: number): Layout {
   for (let i = 0; i < mainFirst; i++) note("main");
   let previous = "main";
   for (let depth = 1; depth <= chainDepth; depth++) {
-    const name = `chain/${depth}`;
+    const name = chainBranchName(depth);
     const op: ImportOp = { op: "branch", name };
     if (previous !== "main") op.from = previous;
     ops.push(op);
@@ -104,7 +108,7 @@ export function buildLayout(size: number, chainDepth: number): Layout {
     previous = name;
   }
   for (let depth = 1; depth <= chainDepth; depth++) {
-    for (let i = 0; i < CHAIN_NOTES_AFTER; i++) note(`chain/${depth}`);
+    for (let i = 0; i < CHAIN_NOTES_AFTER; i++) note(chainBranchName(depth));
   }
   return { ops, notes: noteBranch.length, branches: chainDepth, noteBranch, bases };
 }

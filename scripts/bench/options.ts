@@ -4,28 +4,31 @@
  */
 import { parseArgs } from "node:util";
 import { MIN_GRAPH_SIZE } from "./graph-layout.ts";
-import { DEFAULT_CHAIN_DEPTH, mainNotesFirst } from "./layout.ts";
+import { DEFAULT_DEPTHS, mainNotesFirst } from "./layout.ts";
 import { CARD_EVERY, MIN_PACK_SIZE } from "./packs-layout.ts";
 import { MIN_RECORD_SIZE } from "./records-layout.ts";
 
 export const USAGE =
-  "npm run bench -- [--suites notes,graph,packs,portals,records] [--sizes 1000,10000,100000] [--graph-sizes 10000,100000] [--pack-sizes 100000] " +
-  "[--record-sizes 50000] " +
+  "npm run bench -- [--suites notes,common,graph,packs,portals,records] [--sizes 1000,10000,100000] [--depths 1,10,30] " +
+  "[--graph-sizes 10000,100000] [--pack-sizes 100000] [--record-sizes 50000] " +
   "[--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10]";
 
-export const SUITES = ["notes", "graph", "packs", "portals", "records"] as const;
+export const SUITES = ["notes", "common", "graph", "packs", "portals", "records"] as const;
+/** The graph suite's chain `gchain/1` … `gchain/<n>` (`--chain-depth`). */
+const DEFAULT_GRAPH_CHAIN_DEPTH = 10;
 export type Suite = (typeof SUITES)[number];
 
 const DEFAULTS = {
   suites: [...SUITES],
   sizes: [1_000, 10_000, 100_000],
+  depths: DEFAULT_DEPTHS,
   graphSizes: [10_000, 100_000],
   packSizes: [100_000],
   recordSizes: [50_000],
   samples: 200,
   warmup: 20,
   timeoutMinutes: 30,
-  chainDepth: DEFAULT_CHAIN_DEPTH,
+  chainDepth: DEFAULT_GRAPH_CHAIN_DEPTH,
 };
 const BOUNDS = {
   size: [100, 1_000_000],
@@ -40,7 +43,10 @@ const BOUNDS = {
 
 export interface Options {
   suites: Suite[];
+  /** Notes and common suites: notes per workspace. */
   sizes: number[];
+  /** Notes suite: the chain depths whose `show` is measured (the chain is built to the deepest). */
+  depths: number[];
   /** Graph suite sizes, in nodes (edges 2×, versions about 10×). */
   graphSizes: number[];
   /** Packs suite sizes, in trace entries (cards a fifth of that, plus 2,000 notes). */
@@ -50,6 +56,7 @@ export interface Options {
   samples: number;
   warmup: number;
   timeoutMinutes: number;
+  /** Graph suite: depth of its branch chain. */
   chainDepth: number;
 }
 
@@ -84,6 +91,7 @@ export function parseOptions(argv: string[]): Options {
     options: {
       suites: { type: "string" },
       sizes: { type: "string" },
+      depths: { type: "string" },
       "graph-sizes": { type: "string" },
       "pack-sizes": { type: "string" },
       "record-sizes": { type: "string" },
@@ -104,6 +112,9 @@ export function parseOptions(argv: string[]): Options {
   if (suites.length === 0) throw new Error(`--suites takes a comma-separated list of ${SUITES.join(", ")}`);
   const sizes =
     values.sizes === undefined ? DEFAULTS.sizes : listOf("sizes", values.sizes, (part) => integerIn("sizes", part, BOUNDS.size));
+  const depths =
+    values.depths === undefined ? DEFAULTS.depths : listOf("depths", values.depths, (part) => integerIn("depths", part, BOUNDS.chainDepth));
+  if (depths.length > 10) throw new Error("--depths takes 1 to 10 comma-separated depths");
   const graphSizes =
     values["graph-sizes"] === undefined
       ? DEFAULTS.graphSizes
@@ -131,6 +142,7 @@ export function parseOptions(argv: string[]): Options {
   const options: Options = {
     suites: SUITES.filter((suite) => suites.includes(suite)),
     sizes: [...new Set(sizes)].sort((a, b) => a - b),
+    depths: [...new Set(depths)].sort((a, b) => a - b),
     graphSizes: [...new Set(graphSizes)].sort((a, b) => a - b),
     packSizes: [...new Set(packSizes)].sort((a, b) => a - b),
     recordSizes: [...new Set(recordSizes)].sort((a, b) => a - b),
@@ -143,10 +155,9 @@ export function parseOptions(argv: string[]): Options {
     chainDepth:
       values["chain-depth"] === undefined ? DEFAULTS.chainDepth : integerIn("chain-depth", values["chain-depth"], BOUNDS.chainDepth),
   };
+  const deepest = Math.max(...options.depths);
   for (const size of options.suites.includes("notes") ? options.sizes : []) {
-    if (mainNotesFirst(size, options.chainDepth) < 1) {
-      throw new Error(`store size ${size} is too small for a chain of depth ${options.chainDepth}`);
-    }
+    if (mainNotesFirst(size, deepest) < 1) throw new Error(`store size ${size} is too small for a chain of depth ${deepest}`);
   }
   return options;
 }

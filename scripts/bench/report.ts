@@ -188,6 +188,8 @@ export interface RunRecord {
   portals: Json | null;
   /** The records suite's section (`recordsJson`), or null when it did not run. */
   records: Json | null;
+  /** The common suite's section (`commonJson`), or null when it did not run. */
+  common: Json | null;
 }
 
 /** The JSON document of a run (its field order is the file format: keep it stable; new fields go last). */
@@ -206,7 +208,7 @@ export function jsonReport(run: RunRecord): Json {
       page_limit: PAGE_LIMIT,
       ops: run.labels,
       layout: {
-        chain_depth: options.chainDepth,
+        chain_depths_measured: options.depths,
         chain_notes_before_next_branch: CHAIN_NOTES_BEFORE,
         chain_notes_after_chain: CHAIN_NOTES_AFTER,
         main_notes_after_each_branch: "floor(size / 100)",
@@ -223,14 +225,15 @@ export function jsonReport(run: RunRecord): Json {
     packs: run.packs,
     portals: run.portals,
     records: run.records,
+    common: run.common,
   };
 }
 
-/** Writes `report` to `<root>/bench-results/bench-<start time>.json`; returns the path relative to `root`. */
-export function writeJsonReport(root: string, startedAt: Date, report: Json): string {
+/** Writes `report` to `<root>/bench-results/<prefix>-<start time>.json`; returns the path relative to `root`. */
+export function writeJsonReport(root: string, startedAt: Date, report: Json, prefix = "bench"): string {
   const folder = join(root, "bench-results");
   mkdirSync(folder, { recursive: true });
-  const file = join(folder, `bench-${startedAt.toISOString().replaceAll(":", "-").replace(".", "-")}.json`);
+  const file = join(folder, `${prefix}-${startedAt.toISOString().replaceAll(":", "-").replace(".", "-")}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   return `bench-results/${file.slice(folder.length + 1)}`;
 }
