@@ -47,6 +47,8 @@ export interface McpClientOptions {
   endpoint: string;
   /** Sent as `X-Agent-Id` (names the agent when the server runs with `AUTH_MODE=dev`). */
   agentId: string;
+  /** A bearer token (`npm run token`), for a server in token mode; omitted in dev mode. */
+  token?: string;
   clientName: string;
   clientVersion?: string;
   /** Aborts every request in flight (e.g. the dev server's `shutdownSignal`). */
@@ -115,6 +117,7 @@ export function createMcpClient(options: McpClientOptions): McpClient {
         "mcp-method": "tools/call",
         "mcp-name": tool,
         "x-agent-id": options.agentId,
+        ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
       },
       body,
       signal,

@@ -49,6 +49,11 @@ export const ERROR_CODES = [
   "JOB_CLAIM_HELD",
   "JOB_NOT_CLAIMED",
   "SESSION_REQUIRED",
+  // export and restore (docs/export.md)
+  "EXPORT_STALE",
+  "RESTORE_IN_PROGRESS",
+  "RESTORE_OUT_OF_ORDER",
+  "WORKSPACE_NOT_EMPTY",
   "SERVER_MISCONFIGURED",
   "INTERNAL_ERROR",
 ] as const;

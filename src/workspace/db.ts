@@ -7,6 +7,9 @@ export type SqlValue = string | number | null;
 export type Row = Record<string, SqlValue>;
 
 export class Db {
+  /** Rows written through this handle since it was made (triggers included): the executor's change detector. */
+  private written = 0;
+
   constructor(
     private readonly sql: SqlStorage,
     private readonly storage: DurableObjectStorage,
@@ -25,6 +28,7 @@ export class Db {
       for (let index = 0; index < names.length; index++) row[names[index] as string] = values[index] as SqlValue;
       rows.push(row as T);
     }
+    this.written += cursor.rowsWritten;
     return rows;
   }
 
@@ -33,7 +37,14 @@ export class Db {
   }
 
   run(query: string, ...params: SqlValue[]): number {
-    return this.sql.exec(query, ...params).rowsWritten;
+    const written = this.sql.exec(query, ...params).rowsWritten;
+    this.written += written;
+    return written;
+  }
+
+  /** Grows with every row a statement writes; compare two readings to tell whether a call wrote anything. */
+  get rowsWritten(): number {
+    return this.written;
   }
 
   /** All of `fn` lands or none of it does: a throw rolls every statement back. */

@@ -3,12 +3,15 @@
  * Order of checks: known command → project guard → idempotency replay → handler. A write runs inside
  * one transaction with its journal row and idempotency record, so all of it lands or none of it does;
  * a read gets its budget applied. Unless turned off, a write's arguments are redacted of secrets
- * (shared/redaction.ts) before the fingerprint and the handler see them. Expected failures arrive as
- * `CommandError`; anything else is logged and answered as INTERNAL_ERROR.
+ * (shared/redaction.ts) before the fingerprint and the handler see them. While a restore is unfinished,
+ * every write but the restore's own calls is refused (RESTORE_IN_PROGRESS). A call that wrote rows
+ * counts one change (meta `change_count`), which keeps an export's pages one snapshot. Expected
+ * failures arrive as `CommandError`; anything else is logged and answered as INTERNAL_ERROR.
  */
 
 import { ensureMain } from "../capabilities/branches/branches.store";
 import { compactCapsule, nextState } from "../capabilities/system/next-engine";
+import { isRestoreCall, refuseWhileRestoring } from "../capabilities/workspace/restore-state";
 import { findCommand } from "../commands/catalog";
 import type { CommandContext, JournalNote, Principal } from "../commands/context";
 import type { WorkspaceCommand } from "../commands/registry";
@@ -19,7 +22,7 @@ import { err, ok, type Result, type Warning } from "../shared/result";
 import type { Db } from "./db";
 import { fingerprint, remember, replay } from "./idempotency";
 import { appendJournal } from "./journal";
-import { getMeta, setMeta } from "./meta";
+import { getMeta, noteChange, setMeta } from "./meta";
 
 export interface ExecuteRequest {
   command: string;
@@ -34,6 +37,13 @@ export interface ExecuteRequest {
 
 /** Control fields, never content: a key or guard must reach the executor exactly as sent. */
 const NOT_REDACTED = ["idempotency_key", "project_guard"];
+
+/**
+ * Fields of one command that are never redacted: a restore page is the server's own stored rows, which
+ * must come back byte for byte (their text was redacted, or not, when first written; a digest and
+ * hashes such as a code slice's sha256 are computed over it).
+ */
+const NOT_REDACTED_BY_COMMAND: Record<string, readonly string[]> = { "workspace.import": ["jsonl"] };
 
 /**
  * Read arguments compared with stored (redacted) text are redacted the same way, so an unchanged code
@@ -55,7 +65,8 @@ export function execute(db: Db, request: ExecuteRequest, nowMs: number): Result<
     }
     checkProjectGuard(db, request.args);
     if (command.kind === "write") {
-      const redacted = request.redaction === false ? { value: request.args, findings: [] } : redactArgs(request.args, NOT_REDACTED);
+      const skip = [...NOT_REDACTED, ...(NOT_REDACTED_BY_COMMAND[command.name] ?? [])];
+      const redacted = request.redaction === false ? { value: request.args, findings: [] } : redactArgs(request.args, skip);
       const value = runWrite(db, command, { ...request, args: redacted.value }, nowMs, redacted.findings);
       return ok(request.capsule && !("capsule" in value) ? { ...value, capsule: capsuleOf(db, request, nowMs).full } : value);
     }
@@ -124,7 +135,10 @@ function runWrite(
   const agentId = request.principal.agent_id;
   const key = typeof request.args.idempotency_key === "string" ? request.args.idempotency_key : undefined;
   const print = key === undefined ? "" : fingerprint(command.name, request.args);
+  const restoring = isRestoreCall(command.name, request.args);
   return db.transaction(() => {
+    const written = db.rowsWritten;
+    if (!restoring) refuseWhileRestoring(db, command.tool);
     if (key !== undefined) {
       const previous = replay(db, agentId, key, command.name, print);
       if (previous !== undefined) return previous as Record<string, unknown>;
@@ -135,7 +149,8 @@ function runWrite(
       setMeta(db, "name", request.workspace);
       setMeta(db, "created_at_ms", String(nowMs));
     }
-    ensureMain(ctx);
+    // A restore brings its own branches (main included) and writes no journal row of its own.
+    if (!restoring) ensureMain(ctx);
     const value = withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings);
     // Task events are journal rows already; a call that emitted some needs no summary row.
     if (notes.length > 0 && events.count === 0) {
@@ -148,13 +163,21 @@ function runWrite(
       });
     }
     if (key !== undefined) remember(db, agentId, key, command.name, print, value, nowMs);
+    if (db.rowsWritten !== written) noteChange(db);
     return value;
   });
 }
 
 function runRead(db: Db, command: WorkspaceCommand, request: ExecuteRequest, nowMs: number): Record<string, unknown> {
   const { ctx, warnings } = makeContext(db, request, nowMs, resolveLimits(request.args, "default").limits.chars);
-  const value = withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings);
+  const written = db.rowsWritten;
+  let value: Record<string, unknown>;
+  try {
+    value = withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings);
+  } finally {
+    // Reads that keep bookkeeping (tasks_snapshot's delta baseline) change the workspace too.
+    if (db.rowsWritten !== written) noteChange(db);
+  }
   if (!request.capsule) return applyBudget(value, command.budget, request.args, "default");
   return applyBudgetWithCapsule(value, command.budget, request.args, "default", () => capsuleOf(db, request, nowMs));
 }

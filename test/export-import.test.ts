@@ -1,0 +1,425 @@
+// End-to-end: workspace_export and the restore mode of workspace_import through the real MCP endpoint
+// (toolset=full). A workspace seeded through most capabilities is exported page by page, restored into
+// a fresh workspace and exported again: the same lines (but the header's workspace name) and the same
+// answers to a sample of reads. Then the refusals: non-admin, non-empty target, a write between export
+// pages, pages out of order, writes during a restore, damaged lines (nothing written), unknown versions.
+import { describe, expect, it } from "vitest";
+import { DIGEST_START, digestLines } from "../src/capabilities/workspace/export-digest";
+import { as, callTool, failure, ok, type RpcOptions } from "./helpers/mcp";
+
+type Args = Record<string, unknown>;
+
+/** Small pages (about 8,000 characters of lines each), so every export here spans several calls. */
+const PAGE_BUDGET = 12_000;
+
+async function exportPages(workspace: string, admin: RpcOptions, maxChars = PAGE_BUDGET): Promise<string[]> {
+  const pages: string[] = [];
+  let cursor: string | null = null;
+  for (let call = 0; call < 200; call++) {
+    const page: Args = await ok("workspace_export", { workspace, max_chars: maxChars, ...(cursor === null ? {} : { cursor }) }, admin);
+    pages.push(page.jsonl as string);
+    expect(page.line_count).toBe((page.jsonl as string).split("\n").length - 1);
+    if (page.done) {
+      expect(page.cursor).toBeNull();
+      return pages;
+    }
+    cursor = page.cursor as string;
+  }
+  throw new Error("the export did not end");
+}
+
+const linesOf = (pages: string[]) => pages.join("").split("\n").slice(0, -1);
+
+async function restore(workspace: string, pages: string[], admin: RpcOptions): Promise<Args[]> {
+  const outcomes: Args[] = [];
+  for (const jsonl of pages) outcomes.push((await ok("workspace_import", { workspace, jsonl }, admin)).restore as Args);
+  return outcomes;
+}
+
+/** The same answer from two workspaces, but for their names. */
+function normalized(value: unknown, workspace: string): unknown {
+  return JSON.parse(JSON.stringify(value).replaceAll(workspace, "<workspace>"));
+}
+
+const SECRET_NOTE = "deploy with ghp_0123456789abcdefghijABCDEFGHIJ0123456789 then rotate";
+
+/** Notes, trace, branches, a graph merge conflict, tasks with a lease, cards, knowledge, anchors, jobs, code refs, records. */
+async function seed(workspace: string): Promise<void> {
+  const alice = await as("alice");
+  const bob = await as("bob");
+  const w = { workspace };
+  await ok("notes_commit", { ...w, content: "First note on main", title: "intro" }, alice);
+  const redacted = await ok("notes_commit", { ...w, content: SECRET_NOTE }, alice);
+  expect(redacted.warnings?.[0]?.code).toBe("SECRET_REDACTED");
+  await ok("notes_commit", { ...w, content: 'Quotes " and backslashes \\ and\nnewlines, ünïcödé 🙂', idempotency_key: "note-k1" }, alice);
+  await ok("branch_create", { ...w, name: "idea" }, alice);
+  await ok("notes_commit", { ...w, branch: "idea", content: "A note on the idea branch" }, alice);
+  await ok("checkout", { ...w, ref: "idea" }, bob);
+  await ok("tag_create", { ...w, name: "v1", message: "first release" }, alice);
+  await ok("reset", { ...w, seq: 1 }, alice);
+  await ok("trace_step", { ...w, step: "Measured reads", content: "p50 went down" }, alice);
+
+  const node = (id: string, title: string) => ({ op: "node_upsert", id, type: "hypothesis", title });
+  await ok("graph_apply", { ...w, ops: [node("H", "base title"), node("K", "keep")] }, alice);
+  await ok("graph_apply", { ...w, branch: "idea", ops: [node("H", "theirs title"), node("N", "new on idea")] }, alice);
+  await ok("graph_apply", { ...w, ops: [node("H", "ours title")] }, alice);
+  const merged = await ok("graph_merge", { ...w, from: "idea", into: "main" }, alice);
+  expect(merged.conflicts_created).toBe(1);
+
+  const plan = await ok("tasks_create", { ...w, title: "Ship the cache" }, alice);
+  const task = await ok(
+    "tasks_create",
+    {
+      ...w,
+      parent: plan.id,
+      title: "Add an LRU layer",
+      steps: [{ title: "Pick a size", success_criteria: ["fits"] }, { title: "Wire it" }],
+    },
+    alice,
+  );
+  await ok("tasks_decompose", { ...w, task: task.id, parent_path: "s:0", steps: [{ title: "Measure" }] }, alice);
+  await ok("tasks_step_lease_claim", { ...w, task: task.id, path: "s:0" }, alice);
+  await ok("tasks_evidence_capture", { ...w, task: task.id, path: "s:1", checks: ["CMD: npm test"] }, alice);
+  await ok("tasks_focus_set", { ...w, target: task.id }, alice);
+  await ok("tasks_snapshot", { ...w, delta: true }, alice);
+  await ok("think_add_hypothesis", { ...w, target: task.id, id: "H1", title: "It is the index" }, alice);
+  await ok("think_add_hypothesis", { ...w, id: "H2", title: "A draft of bob's" }, bob);
+
+  await ok(
+    "anchors_bootstrap",
+    { ...w, anchors: [{ id: "a:storage", title: "Storage", kind: "component", refs: ["path:src/store"], aliases: ["a:persistence"] }] },
+    alice,
+  );
+  await ok(
+    "knowledge_upsert",
+    {
+      ...w,
+      anchor: "a:storage",
+      key: "wal-mode",
+      card: "Claim: SQLite runs in WAL mode\nScope: storage\nApply: keep readers off the writer",
+    },
+    alice,
+  );
+  await ok(
+    "code_ref_attach",
+    { ...w, path: "src/math.ts", start_line: 1, end_line: 2, text: "export const one = 1;\nexport const two = 2;" },
+    alice,
+  );
+
+  await ok("jobs_create", { ...w, title: "Benchmark", prompt: "Run the suite" }, alice);
+  await ok("jobs_create", { ...w, title: "Docs", prompt: "Write it up" }, alice);
+  const claimed = await ok("jobs_claim", { ...w, job: "JOB-001" }, bob);
+  await ok("jobs_report", { ...w, job: "JOB-001", claim_revision: claimed.claim_revision, message: "half way", percent: 50 }, bob);
+
+  const root = await ok(
+    "create_record",
+    { ...w, parent_id: null, type: "question", title: "Which cache?", summary: "s", body: "How do we cache reads?" },
+    alice,
+  );
+  const session = root.session_id as string;
+  await ok(
+    "create_record",
+    { ...w, session_id: session, parent_id: "R001", type: "option", title: "LRU", summary: "", body: "Least recently used eviction" },
+    alice,
+  );
+  await ok(
+    "create_record",
+    { ...w, session_id: session, parent_id: "R001", type: "conclusion", title: "Use LRU", summary: "", body: "Chosen" },
+    alice,
+  );
+  // R001 resolved by R003, restored after it: a forward reference the restore settles.
+  await ok("transition", { ...w, session_id: session, id: "R001", to_state: "RESOLVED", resolved_by: "R003" }, alice);
+  await ok("update_record", { ...w, session_id: session, id: "R002", body: "Least recently used eviction, 10k entries" }, alice);
+  await ok("save_session", { ...w, session_id: session, summary: "LRU chosen" }, alice);
+  await ok("activate", { ...w, id: "R002" }, bob);
+}
+
+/** Reads whose answers must match between a workspace and its restored copy. */
+async function sampleReads(workspace: string): Promise<unknown> {
+  const alice = await as("alice");
+  const bob = await as("bob");
+  const w = { workspace };
+  return normalized(
+    {
+      notes: await ok("show", { ...w, doc: "notes" }, alice),
+      notes_idea: await ok("show", { ...w, branch: "idea", doc: "notes" }, alice),
+      trace: await ok("show", w, alice),
+      graph: await ok("graph_query", w, alice),
+      graph_idea: await ok("graph_query", { ...w, branch: "idea" }, alice),
+      conflicts: await ok("graph_conflicts", { ...w, into: "main" }, alice),
+      status: await ok("status", w, alice),
+      status_bob: await ok("status", w, bob),
+      records: await ok("list_records", w, alice),
+      search: await ok("search_records", { ...w, query: "cache" }, alice),
+      history: await ok("get_record_history", { ...w, id: "R002" }, alice),
+      radar: await ok("tasks_radar", w, alice),
+      jobs: await ok("jobs_list", w, alice),
+      recall: await ok("knowledge_recall", { ...w, anchor: "a:storage" }, alice),
+      anchors: await ok("anchors_list", w, alice),
+      sessions: await ok("get_active_sessions", w, bob),
+    },
+    workspace,
+  );
+}
+
+describe("workspace export and restore", () => {
+  it("round-trips a seeded workspace: same lines, same reads, same clocks", async () => {
+    const source = "export/source";
+    const target = "export/target";
+    const admin = await as("root", { role: "admin" });
+    await seed(source);
+
+    const pages = await exportPages(source, admin);
+    expect(pages.length).toBeGreaterThan(3);
+    // The same store exports to the same bytes.
+    expect(await exportPages(source, admin)).toEqual(pages);
+    const lines = linesOf(pages);
+    const header = JSON.parse(lines[0] as string);
+    const sourceStatus = await ok("status", { workspace: source });
+    expect(header).toMatchObject({ n: 0, format: "branchmind-workspace-export", version: 1, schema_version: 13, workspace: source });
+    expect(header.clocks).toMatchObject({ tick: sourceStatus.tick, seq: expect.any(Number) });
+    const trailer = JSON.parse(lines[lines.length - 1] as string);
+    expect(trailer).toMatchObject({ n: lines.length - 1, end: true, lines: lines.length, clocks: header.clocks });
+    expect(trailer.digest).toBe(digestLines(DIGEST_START, lines.slice(1, -1)));
+    // Every table holds rows here (task events in the journal, a merge conflict, a live lease, a forward
+    // resolved_by, …), so the restore of each one is exercised.
+    expect(Object.entries(trailer.rows).filter(([, count]) => count === 0)).toEqual([]);
+    expect(trailer.rows).toMatchObject({ records: 3, jobs: 2, graph_conflicts: 1, step_leases: 1, idempotency_keys: 1, checkouts: 1 });
+    for (const [table, count] of Object.entries(trailer.rows)) {
+      expect(lines.filter((line) => line.includes(`"t":${JSON.stringify(table)},`)).length, table).toBe(count);
+    }
+    expect(lines.map((line) => JSON.parse(line).n)).toEqual(lines.map((_, index) => index));
+    // Redacted text is exported as stored, and restored unchanged.
+    expect(lines.some((line) => line.includes("[REDACTED:github_token]"))).toBe(true);
+    expect(lines.some((line) => line.includes("ghp_0123"))).toBe(false);
+    // Neither the full-text index nor the migrations table is exported; the instance's name is not a row.
+    expect(lines.some((line) => /"(table|t)":"(records_fts\w*|_migrations|clocks)"/.test(line))).toBe(false);
+    expect(lines.some((line) => line.startsWith('{"n":') && line.includes('"t":"workspace_meta","r":["name"'))).toBe(false);
+
+    const outcomes = await restore(target, pages, admin);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([...pages.slice(1).map(() => "in_progress"), "complete"]);
+    expect(outcomes[outcomes.length - 1]).toMatchObject({
+      source_workspace: source,
+      next_line: null,
+      tick: sourceStatus.tick,
+      seq: header.clocks.seq,
+    });
+
+    const again = linesOf(await exportPages(target, admin));
+    expect(again.length).toBe(lines.length);
+    expect(JSON.parse(again[0] as string)).toEqual({ ...header, workspace: target });
+    expect(again.slice(1)).toEqual(lines.slice(1));
+    expect(await sampleReads(target)).toEqual(await sampleReads(source));
+
+    // The restored workspace is an ordinary one: its clocks go on from the source's.
+    const alice = await as("alice");
+    const next = await ok("notes_commit", { workspace: target, content: "after the restore" }, alice);
+    expect(next.entry.seq).toBe(header.clocks.seq + 1);
+    expect((await ok("status", { workspace: target })).tick).toBe(sourceStatus.tick + 1);
+    // An idempotency key used before the backup still replays after the restore.
+    const replay = await ok(
+      "notes_commit",
+      { workspace: target, content: 'Quotes " and backslashes \\ and\nnewlines, ünïcödé 🙂', idempotency_key: "note-k1" },
+      alice,
+    );
+    expect(replay.entry.seq).toBeLessThan(header.clocks.seq);
+    // A page sent again after completion is refused.
+    expect((await failure("workspace_import", { workspace: target, jsonl: pages[1] }, admin)).code).toBe("RESTORE_OUT_OF_ORDER");
+  });
+
+  it("is admin only, and takes exactly one of ops, jsonl and abort_restore", async () => {
+    const workspace = "export/roles";
+    const writer = await as("alice");
+    await ok("notes_commit", { workspace, content: "n" }, writer);
+    expect(await failure("workspace_export", { workspace }, writer)).toMatchObject({ code: "FORBIDDEN", details: { required: "admin" } });
+    expect((await failure("workspace_import", { workspace: "export/roles-2", jsonl: "{}" }, writer)).code).toBe("FORBIDDEN");
+    const admin = await as("root", { role: "admin" });
+    expect((await failure("workspace_import", { workspace, ops: [{ op: "note", content: "x" }], jsonl: "{}" }, admin)).code).toBe(
+      "INVALID_INPUT",
+    );
+    expect((await failure("workspace_import", { workspace }, admin)).code).toBe("INVALID_INPUT");
+    expect((await failure("workspace_import", { workspace: "export/roles-2", jsonl: "{}", idempotency_key: "k" }, admin)).code).toBe(
+      "INVALID_INPUT",
+    );
+    // No restore to abort: nothing is emptied.
+    expect((await failure("workspace_import", { workspace, abort_restore: true }, admin)).code).toBe("INVALID_INPUT");
+    expect((await ok("show", { workspace, doc: "notes" }, writer)).entries).toHaveLength(1);
+    // Through the workspace portal the page still arrives whole, beside the capsule.
+    const portal = await ok(
+      "workspace",
+      { workspace, op: "call", cmd: "workspace.export", args: { max_chars: 6_000 } },
+      { ...admin, path: "/mcp?toolset=portals" },
+    );
+    expect(portal).toMatchObject({ first_line: 0, budget: { truncated: false } });
+    expect(portal.capsule).toBeDefined();
+    expect(linesOf([portal.jsonl]).length).toBe(portal.line_count);
+    // A budget too small for a page is refused, not trimmed; so is one too small for the next line,
+    // and the same cursor goes on with a larger budget.
+    expect((await failure("workspace_export", { workspace, max_chars: 2_000 }, admin)).code).toBe("BUDGET_EXCEEDED");
+    await ok("notes_commit", { workspace, content: "w".repeat(12_000) }, writer);
+    let cursor: string | undefined;
+    let refusal: Awaited<ReturnType<typeof failure>> | undefined;
+    for (let call = 0; call < 20 && refusal === undefined; call++) {
+      const args = { workspace, max_chars: 8_000, ...(cursor === undefined ? {} : { cursor }) };
+      const answer = await callTool("workspace_export", args, admin);
+      if (answer.isError) refusal = (answer.structuredContent as { error: Awaited<ReturnType<typeof failure>> }).error;
+      else cursor = answer.structuredContent.cursor as string;
+    }
+    expect(refusal).toMatchObject({ code: "BUDGET_EXCEEDED", details: { table: "doc_entries" } });
+    expect(refusal?.details?.chars).toBeGreaterThan(12_000);
+    const big = await ok("workspace_export", { workspace, max_chars: 20_000, cursor }, admin);
+    expect(big.jsonl).toContain("w".repeat(12_000));
+  });
+
+  it("refuses to restore into a workspace that holds data, and writes nothing", async () => {
+    const admin = await as("root", { role: "admin" });
+    await ok("notes_commit", { workspace: "export/small", content: "one" });
+    const pages = await exportPages("export/small", admin);
+    const target = "export/occupied";
+    await ok("notes_commit", { workspace: target, content: "already here" });
+    const tick = (await ok("status", { workspace: target })).tick;
+    const refused = await failure("workspace_import", { workspace: target, jsonl: pages[0] }, admin);
+    expect(refused).toMatchObject({ code: "WORKSPACE_NOT_EMPTY" });
+    expect(refused.details?.non_empty).toEqual(expect.arrayContaining(["branches", "doc_entries", "journal"]));
+    expect((await ok("status", { workspace: target })).tick).toBe(tick);
+    expect((await ok("notes_commit", { workspace: target, content: "still writable" })).entry.seq).toBe(2);
+  });
+
+  it("refuses the next page once the workspace changed since the export began", async () => {
+    const workspace = "export/stale";
+    const admin = await as("root", { role: "admin" });
+    for (let i = 0; i < 12; i++) await ok("notes_commit", { workspace, content: `note ${i} ${"x".repeat(600)}` });
+    const first = await ok("workspace_export", { workspace, max_chars: 6_000 }, admin);
+    expect(first.done).toBe(false);
+    // A read changes nothing.
+    await ok("show", { workspace });
+    const second = await ok("workspace_export", { workspace, max_chars: 6_000, cursor: first.cursor }, admin);
+    expect(second.first_line).toBe(first.last_line + 1);
+    await ok("notes_commit", { workspace, content: "a write between pages" });
+    const stale = await failure("workspace_export", { workspace, max_chars: 6_000, cursor: second.cursor }, admin);
+    expect(stale).toMatchObject({ code: "EXPORT_STALE", actions: [{ tool: "workspace_export" }] });
+    expect(stale.recovery_hint).toMatch(/again/);
+    // Bookkeeping by a read (a snapshot's delta baseline) counts as a change too.
+    const task = await ok("tasks_macro_start", { workspace, title: "T" });
+    const fresh = await ok("workspace_export", { workspace, max_chars: 6_000 }, admin);
+    await ok("tasks_snapshot", { workspace, task: task.task_id, delta: true });
+    expect((await failure("workspace_export", { workspace, max_chars: 6_000, cursor: fresh.cursor }, admin)).code).toBe("EXPORT_STALE");
+    // A cursor of another workspace, or no cursor at all, is refused as such.
+    expect((await failure("workspace_export", { workspace: "export/other", cursor: fresh.cursor }, admin)).code).toBe("INVALID_INPUT");
+    expect((await failure("workspace_export", { workspace, cursor: "not-a-cursor" }, admin)).code).toBe("INVALID_INPUT");
+  });
+
+  it("takes pages only in order, refuses other writes meanwhile, and continues after a refused page", async () => {
+    const source = "export/order-source";
+    const target = "export/order-target";
+    const admin = await as("root", { role: "admin" });
+    for (let i = 0; i < 10; i++) await ok("notes_commit", { workspace: source, content: `note ${i} ${"y".repeat(900)}` });
+    const pages = await exportPages(source, admin, 6_000);
+    expect(pages.length).toBeGreaterThan(3);
+
+    await ok("workspace_import", { workspace: target, jsonl: pages[0] }, admin);
+    const expected = JSON.parse((pages[1] as string).split("\n")[0] as string).n;
+    const skipped = await failure("workspace_import", { workspace: target, jsonl: pages[2] }, admin);
+    expect(skipped).toMatchObject({ code: "RESTORE_OUT_OF_ORDER", details: { expected_line: expected } });
+    const repeated = await failure("workspace_import", { workspace: target, jsonl: pages[0] }, admin);
+    expect(repeated).toMatchObject({ code: "RESTORE_OUT_OF_ORDER", details: { expected_line: expected, first_line: 0 } });
+
+    // Mid-restore: writes are refused (bulk ops too), reads answer, an export has nothing consistent to show.
+    const busy = await failure("notes_commit", { workspace: target, content: "too early" });
+    expect(busy).toMatchObject({ code: "RESTORE_IN_PROGRESS", details: { next_line: expected } });
+    expect(busy.actions?.[0]).toMatchObject({ tool: "workspace_import", args: { abort_restore: true } });
+    expect((await failure("workspace_import", { workspace: target, ops: [{ op: "note", content: "x" }] }, admin)).code).toBe(
+      "RESTORE_IN_PROGRESS",
+    );
+    expect((await failure("workspace_export", { workspace: target }, admin)).code).toBe("RESTORE_IN_PROGRESS");
+    await ok("status", { workspace: target });
+
+    // A page may also be any run of consecutive lines: the rest goes in two uneven calls.
+    const rest = linesOf(pages.slice(1));
+    const cut = Math.floor(rest.length / 3);
+    const firstPart = await ok("workspace_import", { workspace: target, jsonl: `${rest.slice(0, cut).join("\n")}\n` }, admin);
+    expect(firstPart.restore).toMatchObject({ status: "in_progress", next_line: expected + cut });
+    const done = await ok("workspace_import", { workspace: target, jsonl: rest.slice(cut).join("\n") }, admin);
+    expect(done.restore).toMatchObject({ status: "complete" });
+    expect(linesOf(await exportPages(target, admin)).slice(1)).toEqual(linesOf(pages).slice(1));
+  });
+
+  it("refuses a damaged page whole, and a restore that cannot finish can be given up", async () => {
+    const source = "export/damaged-source";
+    const target = "export/damaged-target";
+    const admin = await as("root", { role: "admin" });
+    for (let i = 0; i < 6; i++) await ok("notes_commit", { workspace: source, content: `note ${i} ${"z".repeat(900)}` });
+    const pages = await exportPages(source, admin, 6_000);
+    const all = linesOf(pages);
+    await ok("workspace_import", { workspace: target, jsonl: all[0] }, admin);
+    const page = all.slice(1, 5);
+
+    // Broken JSON in the middle of the page: nothing of the page is written, the restore still expects it.
+    const broken = [...page];
+    broken[2] = (broken[2] as string).slice(0, -5);
+    const refused = await failure("workspace_import", { workspace: target, jsonl: broken.join("\n") }, admin);
+    expect(refused).toMatchObject({ code: "INVALID_INPUT", details: { page_line: 3 } });
+    // A value of the wrong type for its column (a number sent as text), after two good lines.
+    const retyped = [...page];
+    const rowAt = retyped.findIndex((line) => line.includes('"t":"branches"'));
+    const row = JSON.parse(retyped[rowAt] as string);
+    retyped[rowAt] = JSON.stringify({ ...row, r: row.r.map((value: unknown) => (typeof value === "number" ? String(value) : value)) });
+    expect(await failure("workspace_import", { workspace: target, jsonl: retyped.join("\n") }, admin)).toMatchObject({
+      code: "INVALID_INPUT",
+      details: { table: "branches" },
+    });
+    expect((await ok("workspace_import", { workspace: target, jsonl: page.join("\n") }, admin)).restore).toMatchObject({
+      first_line: 1,
+      next_line: 5,
+    });
+    await ok("workspace_import", { workspace: target, abort_restore: true }, admin);
+    await ok("workspace_import", { workspace: target, jsonl: pages[0] }, admin);
+    const status = await ok("status", { workspace: target });
+    expect(status.tick).toBe(0);
+
+    // A valid-looking but edited line passes row checks; the trailer's digest catches it at the end.
+    const edited = pages.map((text) => text.replace("note 3 ", "note 9 "));
+    expect(edited.join("")).not.toBe(pages.join(""));
+    await restore(target, edited.slice(1, -1), admin);
+    const last = await failure("workspace_import", { workspace: target, jsonl: edited[edited.length - 1] }, admin);
+    expect(last).toMatchObject({ code: "INVALID_INPUT" });
+    expect(last.message).toMatch(/digest/);
+    expect((await failure("notes_commit", { workspace: target, content: "x" })).code).toBe("RESTORE_IN_PROGRESS");
+
+    // Giving up empties the workspace; then the intact export restores.
+    expect((await ok("workspace_import", { workspace: target, abort_restore: true }, admin)).restore).toMatchObject({ status: "aborted" });
+    expect((await ok("status", { workspace: target })).tick).toBe(0);
+    expect((await ok("show", { workspace: target, doc: "notes" })).entries).toEqual([]);
+    await restore(target, pages, admin);
+    expect(linesOf(await exportPages(target, admin)).slice(1)).toEqual(linesOf(pages).slice(1));
+  });
+
+  it("refuses a header of another format or schema version, and text that was never redacted stays as it was", async () => {
+    const admin = await as("root", { role: "admin" });
+    await ok("notes_commit", { workspace: "export/versions", content: "plain" });
+    const lines = linesOf(await exportPages("export/versions", admin));
+    const header = JSON.parse(lines[0] as string);
+    const withHeader = (changed: Args) => [JSON.stringify({ ...header, ...changed }), ...lines.slice(1)].join("\n");
+    const schema = await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ schema_version: 99 }) }, admin);
+    expect(schema).toMatchObject({ code: "INVALID_INPUT", details: { schema_version: 99, supported_schema_version: 13 } });
+    expect((await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ version: 2 }) }, admin)).code).toBe(
+      "INVALID_INPUT",
+    );
+    expect(
+      (await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ format: "other" }) }, admin)).code,
+    ).toBe("INVALID_INPUT");
+    expect((await ok("status", { workspace: "export/versions-1" })).tick).toBe(0);
+
+    // A dump whose text holds what this server would redact (written where redaction was off) is restored
+    // byte for byte: a restore page is not redacted.
+    const secret = "token=abcd1234efgh5678";
+    const rows = lines.slice(0, -1).map((line) => line.replace('"plain"', JSON.stringify(secret)));
+    expect(rows.join("\n")).toContain(secret);
+    const trailer = JSON.parse(lines[lines.length - 1] as string);
+    const file = [...rows, JSON.stringify({ ...trailer, digest: digestLines(DIGEST_START, rows.slice(1)) })].join("\n");
+    const done = await ok("workspace_import", { workspace: "export/versions-2", jsonl: file }, admin);
+    expect(done.restore).toMatchObject({ status: "complete" });
+    expect(done.warnings).toBeUndefined();
+    expect((await ok("show", { workspace: "export/versions-2", doc: "notes" })).entries[0].content).toBe(secret);
+  });
+});
