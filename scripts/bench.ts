@@ -59,13 +59,13 @@
  */
 import { cpus } from "node:os";
 import { resolve } from "node:path";
+import { commonOpSet } from "./bench/common-measure.ts";
+import { commonJson, commonLines } from "./bench/common-report.ts";
+import { runCommonSuite } from "./bench/common-suite.ts";
 import { chainBranch } from "./bench/graph-layout.ts";
 import { graphOpSet } from "./bench/graph-measure.ts";
 import { graphJson, graphLines } from "./bench/graph-report.ts";
 import { runGraphSuite } from "./bench/graph-suite.ts";
-import { commonOpSet } from "./bench/common-measure.ts";
-import { commonJson, commonLines } from "./bench/common-report.ts";
-import { runCommonSuite } from "./bench/common-suite.ts";
 import { buildLayout, chainBranchName } from "./bench/layout.ts";
 import { loadAverage, machineInfo } from "./bench/machine.ts";
 import { measure, notesOpSet, type Target } from "./bench/measure.ts";
