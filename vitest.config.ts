@@ -1,20 +1,50 @@
-// Tests run inside workerd with real Durable Object SQLite (storage isolated per test file).
+// Two test projects, both run by `npm test`:
+// - `workers`: inside workerd with real Durable Object SQLite (storage isolated per test file);
+// - `e2e`: in Node, the browser viewer in headless Chromium against a real `wrangler dev`
+//   (test/e2e/; see docs/viewer.md). It starts its own server and browser, so it runs after the
+//   workers project, one file at a time, with bounded timeouts.
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
+const E2E_TESTS = "test/e2e/**/*.e2e.test.ts";
+
 export default defineConfig({
-  plugins: [
-    cloudflareTest({
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: { bindings: { AUTH_MODE: "token", AUTH_SECRET: "test-secret-for-vitest-only" } },
-    }),
-  ],
-  // The first request of a test file pays for transforming the module graph (seconds); later ones take ms.
-  // The Worker logs one JSON line per call (see docs/deploy.md): kept out of the test output, where they
-  // would bury the results (tests that check them spy on console.log, which still sees every line).
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    testTimeout: 30_000,
+    // The Worker logs one JSON line per call (see docs/deploy.md): kept out of the test output, where they
+    // would bury the results (tests that check them spy on console.log, which still sees every line).
     onConsoleLog: (log) => !log.startsWith('{"ts":'),
+    projects: [
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { AUTH_MODE: "token", AUTH_SECRET: "test-secret-for-vitest-only" } },
+          }),
+        ],
+        // The first request of a test file pays for transforming the module graph (seconds); later ones take ms.
+        test: {
+          name: "workers",
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: [E2E_TESTS, "**/node_modules/**"],
+          testTimeout: 30_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: [E2E_TESTS],
+          environment: "node",
+          // A view waits at most 20 s and the 5,000-node graph 60 s (see the test); setup starts wrangler
+          // (with the viewer's build) and Chromium and seeds through MCP.
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          // After the workers project: on a 2-CPU machine a browser and a second workerd next to the
+          // workers suite would slow both and make the browser's timeouts depend on the suite.
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -11,6 +11,7 @@ import { JOB_COMMANDS } from "../capabilities/jobs/jobs.catalog";
 import { KNOWLEDGE_COMMANDS } from "../capabilities/knowledge/knowledge.commands";
 import { OPEN_COMMANDS } from "../capabilities/open/open.commands";
 import { PROJECT_COMMANDS } from "../capabilities/projects/projects.commands";
+import { WORKSPACE_LIST_COMMANDS } from "../capabilities/projects/workspace-list.commands";
 import { RECORD_COMMANDS } from "../capabilities/records/records.catalog";
 import { SYSTEM_COMMANDS } from "../capabilities/system/system.commands";
 import { TASK_COMMANDS } from "../capabilities/tasks/tasks.catalog";
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   ...CODE_REF_COMMANDS,
   ...TRACE_COMMANDS,
   ...WORKSPACE_COMMANDS,
+  ...WORKSPACE_LIST_COMMANDS,
   ...OPEN_COMMANDS,
   ...PROJECT_COMMANDS,
   ...RECORD_COMMANDS,

@@ -12,7 +12,7 @@ import { err, ok, type Result } from "../shared/result";
 import { Db } from "../workspace/db";
 import { type Migration, migrate } from "../workspace/migrate";
 import type { WorkspaceSummary } from "../workspace/workspace-object";
-import { type DirectoryEntry, listWorkspaces, upsertSummary } from "./directory.store";
+import { type DirectoryEntry, listAllowedWorkspaces, listWorkspaces, upsertSummary } from "./directory.store";
 import type {
   EnsureRequest,
   ProjectDirectory,
@@ -21,6 +21,8 @@ import type {
   ProjectRecord,
   Reservation,
   ReserveRequest,
+  WorkspacePage,
+  WorkspacePageRequest,
 } from "./project-directory";
 import { ensureProject, findProject, listProjects, markProjectReady, registerWorkspaceProject, reserveProject } from "./projects.store";
 
@@ -74,6 +76,10 @@ export class DirectoryObject extends DurableObject<Env> {
 
   listProjects(request: ProjectPageRequest): Result<ProjectPage> {
     return guarded("listProjects", () => listProjects(this.db, request));
+  }
+
+  listWorkspaces(request: WorkspacePageRequest): Result<WorkspacePage> {
+    return guarded("listWorkspaces", () => listAllowedWorkspaces(this.db, request));
   }
 }
 

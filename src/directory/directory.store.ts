@@ -4,8 +4,11 @@
  * (project tick, open records, open sessions) ride along; a push without them counts zeros.
  */
 import { MAX_LIST_LIMIT } from "../shared/limits";
+import { matchesWorkspace } from "../worker/token";
 import type { Db } from "../workspace/db";
 import type { WorkspaceSummary } from "../workspace/workspace-object";
+import type { WorkspaceListing, WorkspacePage, WorkspacePageRequest } from "./project-directory";
+import { MAX_PROJECT_PAGE, MAX_PROJECT_SCAN, PROJECT_SCAN_BATCH } from "./project-limits";
 
 export interface DirectoryEntry extends WorkspaceSummary {
   registered_at_ms: number;
@@ -42,4 +45,37 @@ export function listWorkspaces(db: Db, after: string | undefined, limit: number)
     bounded + 1,
   );
   return { workspaces: rows.slice(0, bounded), has_more: rows.length > bounded };
+}
+
+/**
+ * One page of workspace summaries in name order, only those the patterns allow (`workspace_list`).
+ * Bounded like the project list: at most MAX_PROJECT_SCAN rows are examined, and when that bound stops
+ * the scan the page says where to go on.
+ */
+export function listAllowedWorkspaces(db: Db, request: WorkspacePageRequest): WorkspacePage {
+  const limit = Math.min(Math.max(request.limit, 1), MAX_PROJECT_PAGE);
+  const allowed = request.patterns.includes("**")
+    ? () => true
+    : (name: string) => request.patterns.some((pattern) => matchesWorkspace(pattern, name));
+  const shown: WorkspaceListing[] = [];
+  let after = request.after ?? "";
+  let scanned = 0;
+  while (scanned < MAX_PROJECT_SCAN) {
+    const batch = Math.min(Math.max(limit + 1, PROJECT_SCAN_BATCH), MAX_PROJECT_SCAN - scanned);
+    const rows = db.all<WorkspaceListing & Record<string, string | number>>(
+      `SELECT name, tick, seq, branches, as_of_tick, project_tick, open_records, open_sessions, updated_at_ms
+       FROM workspaces WHERE name > ? ORDER BY name LIMIT ?`,
+      after,
+      batch,
+    );
+    for (const row of rows) {
+      scanned++;
+      after = row.name;
+      if (!allowed(row.name)) continue;
+      if (shown.length === limit) return { workspaces: shown, has_more: true, next_cursor: shown[limit - 1]?.name as string };
+      shown.push(row);
+    }
+    if (rows.length < batch) return { workspaces: shown, has_more: false };
+  }
+  return { workspaces: shown, has_more: true, next_cursor: after };
 }

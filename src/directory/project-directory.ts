@@ -69,6 +69,33 @@ export interface ProjectPage {
   scanned: number;
 }
 
+/** A page of workspace summaries (`workspace_list`): only names the patterns allow, in name order. */
+export interface WorkspacePageRequest {
+  patterns: string[];
+  after?: string;
+  limit: number;
+}
+
+/** One workspace's last pushed summary (`as_of_tick` = the event tick it describes) and when it arrived. */
+export interface WorkspaceListing {
+  name: string;
+  tick: number;
+  seq: number;
+  branches: number;
+  as_of_tick: number;
+  project_tick: number;
+  open_records: number;
+  open_sessions: number;
+  updated_at_ms: number;
+}
+
+export interface WorkspacePage {
+  workspaces: WorkspaceListing[];
+  has_more: boolean;
+  /** The name to continue after (the last shown, or the last examined when the scan bound stopped early). */
+  next_cursor?: string;
+}
+
 /** What the project commands may ask the Directory (the DirectoryObject's RPC surface). */
 export interface ProjectDirectory {
   reserveProject(request: ReserveRequest): Promise<Result<Reservation>>;
@@ -76,4 +103,5 @@ export interface ProjectDirectory {
   ensureProject(request: EnsureRequest): Promise<Result<ProjectRecord>>;
   getProject(id: string): Promise<Result<ProjectRecord | null>>;
   listProjects(request: ProjectPageRequest): Promise<Result<ProjectPage>>;
+  listWorkspaces(request: WorkspacePageRequest): Promise<Result<WorkspacePage>>;
 }

@@ -1,8 +1,9 @@
 /**
  * The Worker: a stateless front door. It routes, caps the request body, authenticates, resolves the
- * toolset and the URL's workspace lock, and hands the request to the MCP handler. It keeps no state
- * and knows no domain rules; the Durable Objects are exported from here for the runtime. Every
- * request it refuses writes one `refused` JSON log line (`call-log.ts`), without the token.
+ * toolset and the URL's workspace lock, and hands the request to the MCP handler, or an `/api/*`
+ * request to the viewer's read-only JSON API (`viewer-api.ts`; the viewer's files are static assets).
+ * It keeps no state and knows no domain rules; the Durable Objects are exported from here for the
+ * runtime. Every request it refuses writes one `refused` JSON log line (`call-log.ts`), without the token.
  */
 import { appError } from "../shared/errors";
 import { MAX_REQUEST_BODY_BYTES } from "../shared/limits";
@@ -11,7 +12,8 @@ import { authenticate } from "./auth";
 import { refusalLogLine } from "./call-log";
 import { MCP_ROUTE, SERVER_INFO, serveMcp } from "./mcp";
 import { route } from "./routes";
-import { DEFAULT_SURFACE, isSurfaceName, SURFACE_NAMES } from "./surfaces/surfaces";
+import { DEFAULT_SURFACE, isSurfaceName, SURFACE_NAMES, type SurfaceName } from "./surfaces/surfaces";
+import { serveViewerApi } from "./viewer-api";
 
 export { DirectoryObject } from "../directory/directory-object";
 export { WorkspaceObject } from "../workspace/workspace-object";
@@ -51,18 +53,22 @@ export default {
     if (target.kind === "health") return Response.json({ ok: true, server: SERVER_INFO });
     if (target.kind === "not_found") return new Response("Not Found", { status: 404 });
 
-    if (target.lock !== undefined && !isValidWorkspaceName(target.lock)) {
-      const error = appError(
-        "INVALID_NAME",
-        `"${target.lock}" is not a valid workspace name.`,
-        "Use /w/<workspace>/mcp with letters, digits and . _ / -.",
-      );
-      return refuse(Response.json({ error }, { status: 400 }), error.code, "invalid workspace lock");
-    }
-    const toolset = url.searchParams.get("toolset") ?? DEFAULT_SURFACE;
-    if (!isSurfaceName(toolset)) {
-      const error = appError("INVALID_INPUT", `Unknown toolset "${toolset}".`, `Use one of: ${SURFACE_NAMES.join(", ")}.`);
-      return refuse(Response.json({ error }, { status: 400 }), error.code, "unknown toolset");
+    let surface: SurfaceName = DEFAULT_SURFACE;
+    if (target.kind === "mcp") {
+      if (target.lock !== undefined && !isValidWorkspaceName(target.lock)) {
+        const error = appError(
+          "INVALID_NAME",
+          `"${target.lock}" is not a valid workspace name.`,
+          "Use /w/<workspace>/mcp with letters, digits and . _ / -.",
+        );
+        return refuse(Response.json({ error }, { status: 400 }), error.code, "invalid workspace lock");
+      }
+      const toolset = url.searchParams.get("toolset") ?? DEFAULT_SURFACE;
+      if (!isSurfaceName(toolset)) {
+        const error = appError("INVALID_INPUT", `Unknown toolset "${toolset}".`, `Use one of: ${SURFACE_NAMES.join(", ")}.`);
+        return refuse(Response.json({ error }, { status: 400 }), error.code, "unknown toolset");
+      }
+      surface = toolset;
     }
 
     let body: ArrayBuffer | undefined;
@@ -72,6 +78,7 @@ export default {
     }
     const auth = await authenticate(request, env, Date.now());
     if (!auth.ok) return refuse(auth.response, auth.refusal.code, auth.refusal.reason);
+    if (target.kind === "api") return serveViewerApi(request, target.endpoint, body, auth.principal, env);
 
     const mcpUrl = new URL(url);
     mcpUrl.pathname = MCP_ROUTE;
@@ -85,7 +92,7 @@ export default {
       principal: auth.principal,
       lock: target.lock,
       env,
-      surface: toolset,
+      surface,
     });
   },
 } satisfies ExportedHandler<Env>;

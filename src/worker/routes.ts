@@ -1,9 +1,16 @@
 /**
  * URL routing of the front door: `/mcp`, and `/w/<workspace>/mcp` whose workspace is everything
- * between `/w/` and the final `/mcp` (so names containing `/` work, and `%2F` is decoded).
+ * between `/w/` and the final `/mcp` (so names containing `/` work, and `%2F` is decoded); the
+ * viewer's JSON API under `/api/` (`viewer-api.ts`). The viewer's own files never reach the Worker:
+ * they are static assets (wrangler.toml `[assets]`).
  */
+import { API_CALL_PATH, API_SESSION_PATH } from "./viewer-api";
 
-export type Route = { kind: "health" } | { kind: "mcp"; lock: string | undefined } | { kind: "not_found" };
+export type Route =
+  | { kind: "health" }
+  | { kind: "mcp"; lock: string | undefined }
+  | { kind: "api"; endpoint: "call" | "session" }
+  | { kind: "not_found" };
 
 const LOCKED_PREFIX = "/w/";
 const MCP_SUFFIX = "/mcp";
@@ -11,6 +18,8 @@ const MCP_SUFFIX = "/mcp";
 export function route(pathname: string): Route {
   if (pathname === "/health") return { kind: "health" };
   if (pathname === MCP_SUFFIX) return { kind: "mcp", lock: undefined };
+  if (pathname === API_CALL_PATH) return { kind: "api", endpoint: "call" };
+  if (pathname === API_SESSION_PATH) return { kind: "api", endpoint: "session" };
   if (pathname.startsWith(LOCKED_PREFIX) && pathname.endsWith(MCP_SUFFIX)) {
     const raw = pathname.slice(LOCKED_PREFIX.length, pathname.length - MCP_SUFFIX.length);
     if (raw.length === 0) return { kind: "not_found" };

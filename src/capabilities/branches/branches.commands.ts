@@ -77,7 +77,7 @@ export const branchList = defineCommand({
   tool: "branch_list",
   title: "List branches",
   description:
-    "Branches of the workspace by name, with base, cutoff and whether you have it checked out. Page with `cursor` = `next_cursor`.",
+    "Branches of the workspace by name, with base, cutoff, whether you have it checked out, and which agents have it checked out (checked_out_by, at most 50 each). Page with `cursor` = `next_cursor`.",
   kind: "read",
   input: {
     limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
@@ -92,6 +92,9 @@ export const branchList = defineCommand({
           depth: z.number(),
           children: z.number(),
           checked_out: z.boolean(),
+          checked_out_by: z
+            .array(z.string())
+            .describe("Agents that checked this branch out, by id (at most 50); agents that never ran checkout are on main."),
         })
         .loose(),
     ),
@@ -108,6 +111,7 @@ export const branchList = defineCommand({
       depth: branch.depth,
       children: childrenCount(ctx.db, branch.id),
       checked_out: branch.id === checkout.id,
+      checked_out_by: checkedOutBy(ctx.db, branch),
     }));
     const last = branches[branches.length - 1];
     return {

@@ -1,6 +1,7 @@
 /** The graph capability's commands, in catalog order. */
 
 import { graphApply, graphDiff, graphQuery, graphValidate } from "./graph.commands";
+import { GRAPH_BROWSE_COMMANDS } from "./graph-browse.commands";
 import { graphConflictResolve, graphConflictShow, graphConflicts, graphMerge } from "./graph-merge.commands";
 
 export const GRAPH_COMMANDS = [
@@ -8,6 +9,7 @@ export const GRAPH_COMMANDS = [
   graphQuery,
   graphValidate,
   graphDiff,
+  ...GRAPH_BROWSE_COMMANDS,
   graphMerge,
   graphConflicts,
   graphConflictShow,

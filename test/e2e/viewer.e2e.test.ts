@@ -1,0 +1,227 @@
+// End-to-end: the browser viewer in headless Chromium against a real `wrangler dev` (token mode). A
+// workspace is seeded through MCP as agents would write it; each view is opened as a person would and
+// checked for what it shows — the workspace list with its ticks, the branch tree with cutoffs and a
+// checkout, the timeline's merge marker, the graph's node count, a conflict's three versions, a node's
+// card, the diff overlay, a lease holder, a record's state — plus the refused-token message, the
+// not-found view and a 5,000-node graph. One screenshot per view goes to test-artifacts/e2e/.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Browser, openBrowser } from "./helpers/browser";
+import { LARGE_EDGES, LARGE_NODES, LARGE_WORKSPACE, type Seeded, seedLargeGraph, seedWorkspace, tokenFor, WORKSPACE } from "./helpers/seed";
+import { type E2eServer, startServer } from "./helpers/server";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const ARTIFACTS = join(ROOT, "test-artifacts", "e2e");
+/** How long a view may take to show on a busy 2-CPU machine (the large graph has its own bound). */
+const VIEW_TIMEOUT_MS = 20_000;
+const LARGE_GRAPH_TIMEOUT_MS = 60_000;
+/** The Directory hears from a workspace about 2 s after its writes (the summary alarm). */
+const DIRECTORY_TIMEOUT_MS = 20_000;
+
+let server: E2eServer;
+let browser: Browser;
+let page: Page;
+let seeded: Seeded;
+let largeSeeded: Promise<number>;
+let readToken: string;
+const timings: Record<string, number> = {};
+const pageErrors: string[] = [];
+
+function encoded(workspace: string): string {
+  return encodeURIComponent(workspace);
+}
+
+/** Opens a route in a fresh load of the app (the session is checked again) and waits for `ready`. */
+async function open(hash: string, ready: string, timeout = VIEW_TIMEOUT_MS): Promise<void> {
+  await page.goto("about:blank");
+  await page.goto(`${server.base}/${hash}`);
+  try {
+    await page.locator(ready).first().waitFor({ timeout });
+  } catch (error) {
+    // What the page showed instead is the first thing to look at.
+    await page.screenshot({ path: join(ARTIFACTS, "failed-view.png"), fullPage: true });
+    throw error;
+  }
+}
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+async function useToken(token: string): Promise<void> {
+  await page.getByTestId("token-input").fill(token);
+  await page.getByTestId("token-submit").click();
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const started = Date.now();
+  [server, browser] = await Promise.all([startServer(ROOT), openBrowser()]);
+  timings.server_start_ms = server.startMs;
+  page = browser.page;
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  const seedStarted = Date.now();
+  seeded = await seedWorkspace(server.base, server.secret);
+  timings.seed_ms = Date.now() - seedStarted;
+  // The large graph is written while the other views are checked; its test waits for it.
+  const largeStarted = Date.now();
+  largeSeeded = seedLargeGraph(server.base, server.secret).then(() => Date.now() - largeStarted);
+  largeSeeded.catch(() => {});
+  readToken = await tokenFor(server.secret, "viewer", "read");
+  timings.setup_ms = Date.now() - started;
+});
+
+afterAll(async () => {
+  await largeSeeded?.catch(() => {});
+  await browser?.close();
+  await server?.stop();
+  if (Object.keys(timings).length > 0) writeFileSync(join(ARTIFACTS, "timings.json"), `${JSON.stringify(timings, null, 2)}\n`);
+  console.info(`viewer e2e timings: ${JSON.stringify(timings)}`);
+});
+
+describe("the viewer in a browser", () => {
+  it("shows a clear message and no data without a token, with a malformed one and with an expired one", async () => {
+    await open("#/", "[data-testid=auth-error]");
+    await expect(page.getByTestId("auth-error").textContent()).resolves.toContain("A token is needed");
+    await useToken("bm1.not-a.token");
+    await page.getByTestId("auth-error").filter({ hasText: "Your token was refused" }).waitFor({ timeout: VIEW_TIMEOUT_MS });
+    await expect(page.getByTestId("auth-error-reason").textContent()).resolves.toContain("malformed token");
+    await useToken(await tokenFor(server.secret, "viewer", "read", -60));
+    await page.getByTestId("auth-error-reason").filter({ hasText: "token expired" }).waitFor({ timeout: VIEW_TIMEOUT_MS });
+    expect(await page.getByTestId("workspaces-view").count()).toBe(0);
+    expect(await page.getByTestId("workspace-row").count()).toBe(0);
+    await shot("auth-refused");
+  });
+
+  it("lists the workspaces with their ticks and counts once a valid token is pasted (kept out of the URL)", async () => {
+    await vi.waitFor(
+      async () => {
+        const response = await fetch(`${server.base}/api/call`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${readToken}` },
+          body: JSON.stringify({ command: "workspace.list", args: {} }),
+        });
+        const listed = ((await response.json()) as { result: { workspaces: { name: string; tick: number }[] } }).result;
+        expect(listed.workspaces.find((item) => item.name === WORKSPACE)?.tick).toBe(seeded.tick);
+      },
+      { timeout: DIRECTORY_TIMEOUT_MS, interval: 250 },
+    );
+    await useToken(readToken);
+    const row = page.locator(`[data-testid=workspace-row][data-name="${WORKSPACE}"]`);
+    await row.waitFor({ timeout: VIEW_TIMEOUT_MS });
+    expect(page.url()).not.toContain(readToken.slice(4, 30));
+    expect(await page.evaluate(() => sessionStorage.getItem("branchmind.viewer.token"))).toBe(readToken);
+    await expect(row.getByTestId("workspace-tick").textContent()).resolves.toBe(String(seeded.tick));
+    await expect(row.getByTestId("workspace-branches").textContent()).resolves.toBe("4");
+    await expect(row.getByTestId("workspace-open-records").textContent()).resolves.toBe("1");
+    await expect(page.getByTestId("session").textContent()).resolves.toContain("viewer · role read");
+    await shot("workspaces");
+  });
+
+  it("draws the branch tree with bases, cutoffs and who has a branch checked out", async () => {
+    await open(`#/w/${encoded(WORKSPACE)}/branches`, "[data-testid=branch-node]");
+    const branch = page.locator('[data-testid=branch-node][data-branch="main"] [data-testid=branch-node][data-branch="try/cache"]');
+    await branch.waitFor({ timeout: VIEW_TIMEOUT_MS });
+    expect(Number(await branch.getAttribute("data-cutoff"))).toBeGreaterThan(0);
+    await expect(branch.textContent()).resolves.toContain("checked out by bob");
+    expect(await page.getByTestId("branch-node").count()).toBe(4);
+    await shot("branches");
+  });
+
+  it("shows the notes timeline with the merge marker of the merged branch", async () => {
+    await open(`#/w/${encoded(WORKSPACE)}/timeline?branch=main&doc=notes`, "[data-testid=timeline-entry]");
+    expect(await page.getByTestId("timeline-entry").count()).toBe(2);
+    await expect(page.getByTestId("merge-marker").textContent()).resolves.toContain("merged from try/cache");
+    await shot("timeline");
+  });
+
+  it("draws the graph with its node count, a node's card, and filters by type", async () => {
+    await open(`#/w/${encoded(WORKSPACE)}/graph?branch=main&node=H1`, "[data-testid=graph-view][data-state=ready]");
+    const stats = page.getByTestId("graph-stats");
+    expect(await stats.getAttribute("data-nodes")).toBe(String(seeded.nodesOnMain));
+    expect(await stats.getAttribute("data-edges")).toBe(String(seeded.edgesOnMain));
+    const card = page.getByTestId("node-card");
+    await card.waitFor({ timeout: VIEW_TIMEOUT_MS });
+    await expect(page.getByTestId("node-card-title").textContent()).resolves.toBe("A read cache halves p99 too");
+    expect(await page.getByTestId("node-version").count()).toBe(2);
+    await expect(page.getByTestId("linked-evidence").textContent()).resolves.toContain("Benchmark: p50 down 52%");
+    await page.getByTestId("linked-evidence").getByRole("button").click();
+    await page.locator('[data-testid=node-card][data-id="E1"]').waitFor({ timeout: VIEW_TIMEOUT_MS });
+    await expect(card.textContent()).resolves.toContain("pinned");
+    await page.getByTestId("filter-type-question").uncheck();
+    expect(await stats.getAttribute("data-visible")).toBe(String(seeded.nodesOnMain - 1));
+    await page.getByTestId("filter-type-question").check();
+    await shot("graph");
+  });
+
+  it("shows an open conflict's base, theirs and ours side by side", async () => {
+    await open(`#/w/${encoded(WORKSPACE)}/graph?branch=main`, "[data-testid=graph-view][data-state=ready]");
+    await page.locator(`[data-testid=conflict-item][data-key="${seeded.conflictKey}"]`).click();
+    await page.getByTestId("conflict-detail").waitFor({ timeout: VIEW_TIMEOUT_MS });
+    const title = (side: string) => page.locator(`[data-testid=${side}] td[data-field=title]`).textContent();
+    await expect(title("conflict-base")).resolves.toBe("A read cache halves latency");
+    await expect(title("conflict-theirs")).resolves.toBe("A read cache halves p50 only");
+    await expect(title("conflict-ours")).resolves.toBe("A read cache halves p99 too");
+    await shot("graph-conflict");
+  });
+
+  it("overlays what a branch changed relative to another", async () => {
+    await open(`#/w/${encoded(WORKSPACE)}/graph?branch=try%2Fcache&compare=main`, "[data-testid=graph-view][data-state=ready]");
+    const summary = page.getByTestId("diff-summary");
+    expect(await summary.getAttribute("data-added")).toBe("1");
+    expect(await summary.getAttribute("data-modified")).toBe("1");
+    expect(await page.getByTestId("graph-stats").getAttribute("data-nodes")).toBe(String(seeded.nodesOnMain + 1));
+    await shot("graph-diff");
+  });
+
+  it("shows a task's steps with checkpoints, the lease holder and expiry, the radar and the capsule", async () => {
+    await open(`#/w/${encoded(WORKSPACE)}/tasks?target=${seeded.taskId}`, "[data-testid=task-detail]");
+    const step = page.locator(`[data-testid=step-row][data-step="${seeded.leasedStep}"]`);
+    await expect(step.getByTestId("lease-holder").textContent()).resolves.toBe(seeded.leaseHolder);
+    await expect(step.getByTestId("lease-expiry").textContent()).resolves.toContain(`tick ${seeded.leaseExpiresTick}`);
+    expect(await page.getByTestId("step-row").count()).toBe(2);
+    await expect(page.getByTestId("radar").textContent()).resolves.toContain("Cache layer");
+    await expect(page.getByTestId("capsule").textContent()).resolves.toContain("held by bob");
+    await shot("tasks");
+  });
+
+  it("shows the record tree with states, the open sessions and the activity", async () => {
+    await open(`#/w/${encoded(WORKSPACE)}/records`, "[data-testid=record-node]");
+    const child = page.locator('[data-testid=record-node][data-id="R001"][data-state="OPEN"] [data-testid=record-node][data-id="R002"]');
+    expect(await child.getAttribute("data-state")).toBe("LATER");
+    await expect(page.getByTestId("session-row").first().textContent()).resolves.toContain("carol");
+    expect(await page.getByTestId("activity-row").count()).toBeGreaterThanOrEqual(3);
+    await shot("records");
+  });
+
+  it("shows a not-found view for an unknown workspace and an unknown branch", async () => {
+    await open(`#/w/${encoded("e2e/nowhere")}/branches`, "[data-testid=not-found]");
+    await expect(page.getByTestId("not-found").textContent()).resolves.toContain('workspace "e2e/nowhere"');
+    await shot("not-found");
+    await open(`#/w/${encoded(WORKSPACE)}/graph?branch=no-such-branch`, "[data-testid=not-found]");
+    await expect(page.getByTestId("not-found").textContent()).resolves.toContain("no-such-branch");
+  });
+
+  it(`loads a ${LARGE_NODES}-node graph page by page and keeps it usable`, { timeout: 150_000 }, async () => {
+    timings.large_seed_ms = await largeSeeded;
+    const started = Date.now();
+    await open(`#/w/${encoded(LARGE_WORKSPACE)}/graph`, "[data-testid=graph-view][data-state=ready]", LARGE_GRAPH_TIMEOUT_MS);
+    timings.large_graph_ready_ms = Date.now() - started;
+    const stats = page.getByTestId("graph-stats");
+    expect(await stats.getAttribute("data-nodes")).toBe(String(LARGE_NODES));
+    expect(await stats.getAttribute("data-edges")).toBe(String(LARGE_EDGES));
+    timings.large_graph_load_ms = Number(await stats.getAttribute("data-load-ms"));
+    timings.large_graph_layout_ms = Number(await stats.getAttribute("data-layout-ms"));
+    const filtered = Date.now();
+    await page.getByTestId("filter-type-note").uncheck();
+    expect(Number(await stats.getAttribute("data-visible"))).toBe(LARGE_NODES - Math.ceil((LARGE_NODES - 5) / 6));
+    timings.large_graph_filter_ms = Date.now() - filtered;
+    await shot("graph-large");
+  });
+
+  it("raised no script errors in the page", () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
