@@ -110,6 +110,20 @@ describe("POST /api/call: nothing can write", () => {
     expect((await ok("status", { workspace })).tick).toBe(1);
   });
 
+  it("refuses a read that would store bookkeeping (a snapshot's delta baseline) and stores nothing", async () => {
+    const workspace = "viewer/bookkeeping";
+    const task = (await ok("tasks_create", { workspace, title: "Watched task" })).id as string;
+    const answer = await api("tasks.snapshot", workspace, { target: task, delta: true });
+    expect(answer.status).toBe(403);
+    expect(answer.error).toMatchObject({ code: "FORBIDDEN", details: { command: "tasks.snapshot" } });
+    // The same read without delta stores nothing, so it runs.
+    expect((await read("tasks.snapshot", workspace, { target: task })).delta).toBeUndefined();
+    // No baseline was stored for the viewer's agent: its first delta through MCP is still a first one.
+    const viewer = { bearer: await token({ role: "read", agent: "viewer" }) };
+    const first = await ok("tasks_snapshot", { workspace, target: task, delta: true }, viewer);
+    expect(first.delta).toMatchObject({ mode: "since_last", since_seq: null });
+  });
+
   it("refuses an unknown command with UNKNOWN_CMD and a malformed body with INVALID_INPUT", async () => {
     expect(await api("graph.teleport", "viewer/any")).toMatchObject({ status: 404, error: { code: "UNKNOWN_CMD" } });
     expect(await api("", undefined, {}, { rawBody: "{not json" })).toMatchObject({ status: 400, error: { code: "INVALID_INPUT" } });

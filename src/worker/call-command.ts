@@ -64,6 +64,8 @@ export function invalidArguments(command: Command, error: z.ZodError, viaPortal 
 export interface CallOptions {
   /** A portal call: the answer carries the capsule (seed 003). */
   capsule?: boolean;
+  /** The workspace stores nothing for this call (the viewer's API; see ExecuteRequest.readOnly). */
+  readOnly?: boolean;
 }
 
 /**
@@ -142,7 +144,10 @@ export async function callCommand(
   try {
     const stub = session.env.WORKSPACES.getByName(resolution.workspace);
     const [result] = await Promise.all([
-      stub.execute(command.name, commandArgs, principal, resolution.workspace, { capsule: options.capsule === true }),
+      stub.execute(command.name, commandArgs, principal, resolution.workspace, {
+        capsule: options.capsule === true,
+        readOnly: options.readOnly === true,
+      }),
       isRecords && resolution.isDefault ? ensureDefaultProject(session) : undefined,
     ]);
     return result as Result<Record<string, unknown>>;

@@ -6,7 +6,9 @@
  *   (validation, roles, workspace resolution, budgets: all as for a tool call) and answers
  *   `{result}` or `{error}` with an HTTP status that matches the error. Only commands of kind `read`
  *   run; anything else is refused (`FORBIDDEN`) before it reaches a workspace, and the call runs with
- *   the caller's role lowered to `read`, so a write could not pass the role check either.
+ *   the caller's role lowered to `read`, so a write could not pass the role check either; the workspace
+ *   runs it read-only, so even a read that keeps bookkeeping (`tasks_snapshot {delta: true}`) is
+ *   rolled back and refused.
  * - `GET /api/session` says who the caller is (agent, role, workspace patterns, auth mode), so the
  *   viewer can tell a valid token from a refused one before it shows anything.
  *
@@ -180,7 +182,7 @@ async function runCall(body: ArrayBuffer | undefined, principal: Principal, env:
     if (parsed.workspace !== undefined) args.workspace = parsed.workspace;
     // The workspace is checked first, so no command ever runs against a workspace that does not exist.
     const workspace = needsWorkspace ? await existingWorkspace(session, parsed.workspace) : undefined;
-    result = workspace !== undefined && !workspace.ok ? workspace : await callCommand(session, command, args);
+    result = workspace !== undefined && !workspace.ok ? workspace : await callCommand(session, command, args, { readOnly: true });
   }
   console.log(
     callLogLine({

@@ -5,7 +5,8 @@
  * a read gets its budget applied. Unless turned off, a write's arguments are redacted of secrets
  * (shared/redaction.ts) before the fingerprint and the handler see them. While a restore is unfinished,
  * every write but the restore's own calls is refused (RESTORE_IN_PROGRESS). A call that wrote rows
- * counts one change (meta `change_count`), which keeps an export's pages one snapshot. Expected
+ * counts one change (meta `change_count`), which keeps an export's pages one snapshot. A `readOnly` call
+ * (the viewer's API) stores nothing: a write is refused, and so is a read that would write a row. Expected
  * failures arrive as `CommandError`; anything else is logged and answered as INTERNAL_ERROR.
  */
 
@@ -33,6 +34,11 @@ export interface ExecuteRequest {
   capsule?: boolean;
   /** Secret redaction of write arguments (issue 11): on unless `false` (the REDACTION=off deployment variable). */
   redaction?: boolean;
+  /**
+   * Nothing may be stored (the viewer's API): writes are refused, and a read that would keep
+   * bookkeeping (such as `tasks_snapshot {delta: true}`'s baseline) is rolled back and refused.
+   */
+  readOnly?: boolean;
 }
 
 /** Control fields, never content: a key or guard must reach the executor exactly as sent. */
@@ -64,6 +70,7 @@ export function execute(db: Db, request: ExecuteRequest, nowMs: number): Result<
       return err(appError("UNKNOWN_CMD", `Unknown command "${request.command}".`, "Call `help` for the list of commands."));
     }
     checkProjectGuard(db, request.args);
+    if (request.readOnly) return ok(runReadOnly(db, command, request, nowMs));
     if (command.kind === "write") {
       const skip = [...NOT_REDACTED, ...(NOT_REDACTED_BY_COMMAND[command.name] ?? [])];
       const redacted = request.redaction === false ? { value: request.args, findings: [] } : redactArgs(request.args, skip);
@@ -165,6 +172,25 @@ function runWrite(
     if (key !== undefined) remember(db, agentId, key, command.name, print, value, nowMs);
     if (db.rowsWritten !== written) noteChange(db);
     return value;
+  });
+}
+
+/** A read under `readOnly`: in a transaction that any stored row (bookkeeping included) rolls back, with FORBIDDEN. */
+function runReadOnly(db: Db, command: WorkspaceCommand, request: ExecuteRequest, nowMs: number): Record<string, unknown> {
+  const refuse = (): never =>
+    fail(
+      "FORBIDDEN",
+      `${command.tool} ${command.kind === "write" ? "is a write" : "would store bookkeeping with these arguments"}; this call may not change anything.`,
+      command.kind === "write"
+        ? "Change memory through the MCP endpoint (/mcp) with a write token."
+        : "Leave out the arguments that record state (e.g. tasks_snapshot's delta), or call it through the MCP endpoint (/mcp).",
+      { command: command.name },
+    );
+  if (command.kind === "write") return refuse();
+  return db.transaction(() => {
+    const written = db.rowsWritten;
+    const value = runRead(db, command, request, nowMs);
+    return db.rowsWritten === written ? value : refuse();
   });
 }
 

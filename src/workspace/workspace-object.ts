@@ -54,7 +54,7 @@ export class WorkspaceObject extends DurableObject<Env> {
     args: Record<string, unknown>,
     principal: Principal,
     workspace: string,
-    options: { capsule?: boolean } = {},
+    options: { capsule?: boolean; readOnly?: boolean } = {},
   ): Promise<Result<Record<string, unknown>>> {
     try {
       const request: ExecuteRequest = {
@@ -63,6 +63,7 @@ export class WorkspaceObject extends DurableObject<Env> {
         principal,
         workspace,
         capsule: options.capsule === true,
+        readOnly: options.readOnly === true,
         redaction: redactionEnabled(this.env.REDACTION),
       };
       const found = findCommand(command);
