@@ -13,9 +13,9 @@ import type { GraphOp } from "./graph-model.ts";
 
 /** Server limits of one import call: items, graph ops in all, graph ops per item; and a body safely under 1 MiB. */
 const MAX_ITEMS = 2_000;
-const MAX_GRAPH_OPS_PER_CALL = 5_000;
-const MAX_OPS_PER_ITEM = 500;
-const MAX_BODY_BYTES = 900_000;
+export const MAX_GRAPH_OPS_PER_CALL = 5_000;
+export const MAX_OPS_PER_ITEM = 500;
+export const MAX_BODY_BYTES = 900_000;
 const ITEM_OVERHEAD_BYTES = 64;
 
 type ImportItem = { op: "branch"; name: string; from?: string } | { op: "graph"; branch?: string; ops: GraphOp[] };

@@ -1,0 +1,98 @@
+/**
+ * What the peer benchmark asks of each server, so one driver runs the same workload against both:
+ * a fresh store per size, seeding in batches, the measured operations (each checked against the
+ * expected answer and timed on the client around the whole call, reply parsed), and a burst of
+ * concurrent writes read back afterwards. `ours.ts` and `theirs.ts` implement it.
+ */
+import type { Entity } from "./entities.ts";
+
+export type SideName = "ours" | "theirs";
+
+/** A measured call: client-side milliseconds around the whole call (request, server work, reply parsed). */
+export interface Timed {
+  ms: number;
+}
+
+/** A search as a client completes it: every page it took to be sure no hit is missing. */
+export interface SearchResult extends Timed {
+  calls: number;
+  names: string[];
+}
+
+export interface SeedResult {
+  /** Items seeded through the server's own API, in `calls` calls taking `ms` in all. */
+  items: number;
+  calls: number;
+  ms: number;
+  items_per_s: number;
+  max_call_ms: number;
+  /** The last seeding call's time (the calls slow down as the store grows on one side). */
+  last_call_ms: number;
+  /** Items written straight into the side's store after the seeding time limit ran out (0 when the API seeded all). */
+  direct_items: number;
+  direct_ms: number;
+  /** False when seeding stopped at its time limit short of the size; the side is then not measured at this size. */
+  complete: boolean;
+}
+
+export interface BurstResult {
+  /** Writes fired at once. */
+  fired: number;
+  /** Writes whose call answered with success. */
+  acked: number;
+  /** Writes whose call failed (error answer or transport failure). */
+  failed: number;
+  /** Fired entities found when read back afterwards. */
+  kept: number;
+  /** Wall time from firing the first write to the last answer. */
+  ms: number;
+  /** First failure messages, if any (at most a few). */
+  errors: string[];
+}
+
+export interface Side {
+  readonly name: SideName;
+  /** One line on what this side is (shown in the report). */
+  readonly description: string;
+  /** Makes an empty store for `size` items (a fresh workspace, or a fresh file and server process). */
+  prepare(size: number): Promise<void>;
+  /**
+   * Seeds the store in the given batches through the server's API until `budgetMs` has passed; a side
+   * that can write its store directly writes the rest that way (reported), the other stops short.
+   */
+  seed(batches: Iterable<Entity[]>, budgetMs: number): Promise<SeedResult>;
+  /** The transport floor: the cheapest round trip the server answers. */
+  ping(): Promise<Timed>;
+  /** Writes one new entity and checks the answer. */
+  write(entity: Entity): Promise<Timed>;
+  /** Reads one entity by name and checks it is `entity`. */
+  open(entity: Entity): Promise<Timed>;
+  /** Searches for `term` until the answer is complete, and returns the names found. */
+  search(term: string): Promise<SearchResult>;
+  /** One search call only, where a complete search may take several (a reference, not compared). */
+  searchFirstPage?(term: string): Promise<SearchResult>;
+  /** Fires one write per entity at once, then reads them back. */
+  burst(entities: Entity[]): Promise<BurstResult>;
+  /** Releases what `prepare` made for the current size. */
+  finish(): Promise<void>;
+  /** Side facts for the report (e.g. the store's file size). */
+  facts(): Record<string, unknown>;
+}
+
+/** A call that did not answer within `--call-timeout-seconds`: the driver stops measuring that side at that size. */
+export class CallTimeoutError extends Error {
+  constructor(side: SideName, what: string, timeoutMs: number) {
+    super(`${side}: ${what} did not answer within ${Math.round(timeoutMs / 1000)} s`);
+    this.name = "CallTimeoutError";
+  }
+}
+
+/** Throws a labelled error when `condition` is false: a wrong answer stops the run, like a failed call. */
+export function check(condition: boolean, side: SideName, what: string): void {
+  if (!condition) throw new Error(`${side}: ${what}`);
+}
+
+/** Sorted copy, for comparing name lists regardless of order. */
+export function sortedNames(names: Iterable<string>): string[] {
+  return [...names].sort();
+}
