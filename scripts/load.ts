@@ -6,7 +6,9 @@
  * all operations (default 0.5) the server's process group gets `kill -9`, calls in flight count as
  * unknown, wrangler restarts on the same state and the agents go on (replaying their unknown writes
  * with the same idempotency key). Then it reads everything back (`load/verify.ts`), prints a summary and
- * exits 1 on any lost or duplicated write, partial write, clock or lease violation. Loopback only.
+ * exits 1 on any lost or duplicated write, partial write, clock or lease violation. Before the agents
+ * start, it measures what the local stack can carry at all (`load/ceiling.ts`: /health and ping per
+ * second at the agents' concurrency), so writes per second can be read against it. Loopback only.
  *
  *   npm run load -- [--agents 50] [--ops 200] [--workspaces 3] [--kill-after 0.5] [--timeout-minutes 10] [--steps 6]
  */
@@ -15,6 +17,7 @@ import { performance } from "node:perf_hooks";
 import { log } from "./lib/dev-server.ts";
 import { createMcpClient } from "./lib/mcp-http.ts";
 import { runAgent, type Shared, setupWorkspace, type WorkspaceSetup } from "./load/agents.ts";
+import { CEILING_SECONDS, measureCeiling } from "./load/ceiling.ts";
 import { type LoadOptions, parseOptions } from "./load/options.ts";
 import { LoadServer } from "./load/server.ts";
 import { verify } from "./load/verify.ts";
@@ -36,6 +39,8 @@ async function main(options: LoadOptions, server: LoadServer): Promise<number> {
   const admin = createMcpClient({ endpoint, agentId: "load-admin", clientName: "load", signal: ending.signal });
   const setups: WorkspaceSetup[] = [];
   for (let i = 0; i < options.workspaces; i++) setups.push(await setupWorkspace(admin, `load/w${i}`, options.steps));
+  log(`load: measuring the stack's ceiling (${CEILING_SECONDS} s of GET /health, then of ping, ${options.agents} at a time)`);
+  const ceiling = await measureCeiling(server.base, admin, "load/w0", options.agents, ending.signal);
 
   const total = options.agents * options.ops;
   const killAt = Math.floor(total * options.killAfter);
@@ -102,6 +107,7 @@ async function main(options: LoadOptions, server: LoadServer): Promise<number> {
     `lost ${verdict.lost}, duplicated ${verdict.duplicated}, partial ${verdict.partial}, seq/tick violations ${verdict.seqViolations}, lease violations ${verdict.leaseViolations}`,
     `latency p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms over ${sorted.length} answered calls`,
     `writes/s ${(count("acked") / liveSeconds).toFixed(0)} overall, ${(hot / liveSeconds).toFixed(0)} on the hot workspace load/w0 (${liveSeconds.toFixed(1)} s with the server up; down ${(downMs / 1000).toFixed(1)} s, restart ${(restartMs / 1000).toFixed(1)} s)`,
+    `stack ceiling before the run, ${ceiling.concurrency} concurrent: GET /health ${ceiling.health_per_s.toFixed(0)}/s (Worker only), ping ${ceiling.ping_per_s.toFixed(0)}/s (the no-op command through MCP and the Durable Object)`,
     `read back: ${verdict.found.notes} notes, ${verdict.found.cards} cards (${verdict.found.trace} trace entries), ${verdict.found.records} records, ${verdict.found.leaseEvents} lease events`,
     ...verdict.problems.map((p) => `  problem: ${p}`),
   ];
