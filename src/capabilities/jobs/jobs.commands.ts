@@ -9,6 +9,7 @@ import { defineCommand } from "../../commands/registry";
 import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
+import { keyedPageRepair, keyedPaginationSchema } from "../../shared/keyed-page";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_META_BYTES } from "../../shared/limits";
 import { paginationSchema } from "../docs/paging";
 import { STEP_ID, taskIdSchema } from "../tasks/tasks.schema";
@@ -121,26 +122,6 @@ export const jobsCreate = defineCommand({
   },
 });
 
-/** Pagination of an id-ordered list: the cursor is the last id shown. */
-const idPaginationSchema = z.object({
-  cursor: z.string().nullable(),
-  next_cursor: z.string().optional(),
-  has_more: z.boolean(),
-  limit: z.number(),
-  count: z.number(),
-});
-
-/** Budget hook of jobs_list: after items were dropped from the end, the cursor continues after the last one shown. */
-function repairIdPage(payload: Record<string, unknown>, original: Record<string, unknown>): Record<string, unknown> {
-  const list = payload.jobs as { id: string }[] | undefined;
-  const before = original.jobs as unknown[] | undefined;
-  const page = payload.pagination as { cursor: string | null; next_cursor?: string; count: number } | undefined;
-  if (!list || !before || !page || list.length === before.length) return payload;
-  const last = list[list.length - 1]?.id ?? page.cursor;
-  const { next_cursor: _dropped, ...rest } = page;
-  return { ...payload, pagination: { ...rest, count: list.length, has_more: true, ...(last ? { next_cursor: last } : {}) } };
-}
-
 export const jobsList = defineCommand({
   name: "jobs.list",
   tool: "jobs_list",
@@ -155,8 +136,8 @@ export const jobsList = defineCommand({
     limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
     cursor: jobIdSchema.optional().describe("The last id of the previous page (its next_cursor)."),
   },
-  output: { jobs: z.array(jobItemSchema), pagination: idPaginationSchema, now_tick: z.number() },
-  budget: { lists: ["jobs"], keep: ["id", "status", "holder"], trimFromEnd: true, repair: repairIdPage },
+  output: { jobs: z.array(jobItemSchema), pagination: keyedPaginationSchema, now_tick: z.number() },
+  budget: { lists: ["jobs"], keep: ["id", "status", "holder"], trimFromEnd: true, repair: keyedPageRepair("jobs", "id") },
   handler: (ctx, args) => {
     const now = currentTick(ctx.db);
     const rows = listJobs(ctx.db, { status: args.status, task: args.task, after: args.cursor }, args.limit);

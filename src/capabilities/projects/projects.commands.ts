@@ -12,6 +12,7 @@ import type { ProjectRecord } from "../../directory/project-directory";
 import { DEFAULT_PROJECT_PAGE, MAX_DESCRIPTION_CHARS, MAX_PROJECT_PAGE } from "../../directory/project-limits";
 import { CommandError, fail } from "../../shared/errors";
 import { fnv1a64 } from "../../shared/hash";
+import { keyedPageRepair, keyedPaginationSchema } from "../../shared/keyed-page";
 import { MAX_TITLE_CHARS, MAX_WORKSPACE_CHARS } from "../../shared/limits";
 import { workspaceNameSchema } from "../../shared/names";
 import type { Result } from "../../shared/result";
@@ -185,17 +186,6 @@ export const getProject = defineDirectoryCommand({
   },
 });
 
-/** Budget hook: after projects were dropped from the end, the cursor continues after the last one shown. */
-function repairProjectPage(payload: Record<string, unknown>, original: Record<string, unknown>): Record<string, unknown> {
-  const list = payload.projects as { id: string }[] | undefined;
-  const before = original.projects as unknown[] | undefined;
-  const page = payload.pagination as { cursor: string | null; next_cursor?: string } | undefined;
-  if (!list || !before || !page || list.length === before.length) return payload;
-  const last = list[list.length - 1]?.id ?? page.cursor;
-  const { next_cursor: _dropped, ...rest } = page;
-  return { ...payload, pagination: { ...rest, count: list.length, has_more: true, ...(last ? { next_cursor: last } : {}) } };
-}
-
 export const listProjects = defineDirectoryCommand({
   name: "records.project.list",
   tool: "list_projects",
@@ -209,15 +199,9 @@ export const listProjects = defineDirectoryCommand({
   },
   output: {
     projects: z.array(listItemSchema),
-    pagination: z.object({
-      cursor: z.string().nullable(),
-      next_cursor: z.string().optional(),
-      has_more: z.boolean(),
-      limit: z.number(),
-      count: z.number(),
-    }),
+    pagination: keyedPaginationSchema,
   },
-  budget: { lists: ["projects"], keep: ["id"], trimFromEnd: true, repair: repairProjectPage },
+  budget: { lists: ["projects"], keep: ["id"], trimFromEnd: true, repair: keyedPageRepair("projects", "id") },
   handler: async (ctx, args) => {
     const page = unwrap(
       await ctx.directory.listProjects({

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { type DirectoryCommand, defineDirectoryCommand } from "../../commands/registry";
 import { DEFAULT_PROJECT_PAGE, MAX_PROJECT_PAGE } from "../../directory/project-limits";
 import { CommandError } from "../../shared/errors";
+import { keyedPageRepair, keyedPaginationSchema } from "../../shared/keyed-page";
 import { MAX_WORKSPACE_CHARS } from "../../shared/limits";
 
 const workspaceItemSchema = z.object({
@@ -22,17 +23,6 @@ const workspaceItemSchema = z.object({
   updated: z.string().describe("ISO time the Directory received this summary."),
 });
 
-/** Budget hook: after workspaces were dropped from the end, the cursor continues after the last one shown. */
-function repairWorkspacePage(payload: Record<string, unknown>, original: Record<string, unknown>): Record<string, unknown> {
-  const list = payload.workspaces as { name: string }[] | undefined;
-  const before = original.workspaces as unknown[] | undefined;
-  const page = payload.pagination as { cursor: string | null; next_cursor?: string } | undefined;
-  if (!list || !before || !page || list.length === before.length) return payload;
-  const last = list[list.length - 1]?.name ?? page.cursor;
-  const { next_cursor: _dropped, ...rest } = page;
-  return { ...payload, pagination: { ...rest, count: list.length, has_more: true, ...(last ? { next_cursor: last } : {}) } };
-}
-
 export const workspaceList = defineDirectoryCommand({
   name: "workspace.list",
   tool: "workspace_list",
@@ -46,15 +36,9 @@ export const workspaceList = defineDirectoryCommand({
   },
   output: {
     workspaces: z.array(workspaceItemSchema),
-    pagination: z.object({
-      cursor: z.string().nullable(),
-      next_cursor: z.string().optional(),
-      has_more: z.boolean(),
-      limit: z.number(),
-      count: z.number(),
-    }),
+    pagination: keyedPaginationSchema,
   },
-  budget: { lists: ["workspaces"], keep: ["name"], trimFromEnd: true, repair: repairWorkspacePage },
+  budget: { lists: ["workspaces"], keep: ["name"], trimFromEnd: true, repair: keyedPageRepair("workspaces", "name") },
   handler: async (ctx, args) => {
     const result = await ctx.directory.listWorkspaces({
       patterns: ctx.principal.workspaces,
