@@ -94,7 +94,11 @@ export async function startServer(root: string): Promise<E2eServer> {
       // Already gone.
     }
   };
+  // If the test process ends without stop() (a crash, process.exit), the server must not outlive it.
+  const killOnExit = () => killGroup("SIGKILL");
+  process.once("exit", killOnExit);
   const stop = async () => {
+    process.off("exit", killOnExit);
     if (running) {
       killGroup("SIGTERM");
       await Promise.race([exited, sleep(STOP_GRACE_MS)]);
