@@ -146,6 +146,8 @@ async function sampleReads(workspace: string): Promise<unknown> {
       trace: await ok("show", w, alice),
       graph: await ok("graph_query", w, alice),
       graph_idea: await ok("graph_query", { ...w, branch: "idea" }, alice),
+      graph_text: await ok("graph_query", { ...w, branch: "main", text: "TITLE" }, alice),
+      graph_text_idea: await ok("graph_query", { ...w, branch: "idea", text: "title" }, alice),
       conflicts: await ok("graph_conflicts", { ...w, into: "main" }, alice),
       status: await ok("status", w, alice),
       status_bob: await ok("status", w, bob),
@@ -176,7 +178,7 @@ describe("workspace export and restore", () => {
     const lines = linesOf(pages);
     const header = JSON.parse(lines[0] as string);
     const sourceStatus = await ok("status", { workspace: source });
-    expect(header).toMatchObject({ n: 0, format: "branchmind-workspace-export", version: 1, schema_version: 13, workspace: source });
+    expect(header).toMatchObject({ n: 0, format: "branchmind-workspace-export", version: 1, schema_version: 14, workspace: source });
     expect(header.clocks).toMatchObject({ tick: sourceStatus.tick, seq: expect.any(Number) });
     const trailer = JSON.parse(lines[lines.length - 1] as string);
     expect(trailer).toMatchObject({ n: lines.length - 1, end: true, lines: lines.length, clocks: header.clocks });
@@ -192,8 +194,8 @@ describe("workspace export and restore", () => {
     // Redacted text is exported as stored, and restored unchanged.
     expect(lines.some((line) => line.includes("[REDACTED:github_token]"))).toBe(true);
     expect(lines.some((line) => line.includes("ghp_0123"))).toBe(false);
-    // Neither the full-text index nor the migrations table is exported; the instance's name is not a row.
-    expect(lines.some((line) => /"(table|t)":"(records_fts\w*|_migrations|clocks)"/.test(line))).toBe(false);
+    // Neither full-text index nor the migrations table is exported; the instance's name is not a row.
+    expect(lines.some((line) => /"(table|t)":"(records_fts\w*|graph_node_text\w*|_migrations|clocks)"/.test(line))).toBe(false);
     expect(lines.some((line) => line.startsWith('{"n":') && line.includes('"t":"workspace_meta","r":["name"'))).toBe(false);
 
     const outcomes = await restore(target, pages, admin);
@@ -210,6 +212,11 @@ describe("workspace export and restore", () => {
     expect(JSON.parse(again[0] as string)).toEqual({ ...header, workspace: target });
     expect(again.slice(1)).toEqual(lines.slice(1));
     expect(await sampleReads(target)).toEqual(await sampleReads(source));
+    // The restored graph's text index answers text searches (3+ characters go through it).
+    const searched = await ok("graph_query", { workspace: target, branch: "main", text: "Title", include_edges: false });
+    expect(searched.nodes.map((node: Args) => [node.id, node.title])).toEqual([["H", "ours title"]]);
+    const onIdea = await ok("graph_query", { workspace: target, branch: "idea", text: "TITLE", include_edges: false });
+    expect(onIdea.nodes.map((node: Args) => [node.id, node.title])).toEqual([["H", "theirs title"]]);
 
     // The restored workspace is an ordinary one: its clocks go on from the source's.
     const alice = await as("alice");
@@ -401,7 +408,7 @@ describe("workspace export and restore", () => {
     const header = JSON.parse(lines[0] as string);
     const withHeader = (changed: Args) => [JSON.stringify({ ...header, ...changed }), ...lines.slice(1)].join("\n");
     const schema = await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ schema_version: 99 }) }, admin);
-    expect(schema).toMatchObject({ code: "INVALID_INPUT", details: { schema_version: 99, supported_schema_version: 13 } });
+    expect(schema).toMatchObject({ code: "INVALID_INPUT", details: { schema_version: 99, supported_schema_version: 14 } });
     expect((await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ version: 2 }) }, admin)).code).toBe(
       "INVALID_INPUT",
     );

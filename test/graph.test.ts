@@ -51,6 +51,42 @@ describe("graph_apply", () => {
     expect((await ok("graph_query", { workspace })).edges).toHaveLength(2);
   });
 
+  it("sees its own earlier ops within one batch: a rewrite, a delete of an edge written just before, a re-created node", async () => {
+    const workspace = "graph/in-batch";
+    const result = await ok("graph_apply", {
+      workspace,
+      ops: [
+        node("A", "a1"),
+        node("B", "b1"),
+        { op: "edge_upsert", from: "A", rel: "supports", to: "B" },
+        node("A", "a2"),
+        { op: "node_delete", id: "B" },
+        node("C", "c"),
+      ],
+    });
+    // Six ops and the edge's tombstone (written by the delete, before B's own): seqs 1-7 in op order.
+    expect(result).toMatchObject({ applied: { nodes_upserted: 4, nodes_deleted: 1, edges_upserted: 1, edges_deleted: 1 }, last_seq: 7 });
+    const query = await ok("graph_query", { workspace });
+    expect(query.nodes.map((n: { id: string; title: string; last_seq: number }) => [n.id, n.title, n.last_seq])).toEqual([
+      ["C", "c", 7],
+      ["A", "a2", 4],
+    ]);
+    expect(query.edges).toEqual([]);
+    const gone = await failure("graph_apply", { workspace, ops: [{ op: "edge_delete", from: "A", rel: "supports", to: "B" }] });
+    expect(gone).toMatchObject({ code: "UNKNOWN_ID", details: { op_index: 0 } });
+    const again = await ok("graph_apply", {
+      workspace,
+      ops: [
+        node("B", "b2"),
+        { op: "edge_upsert", from: "A", rel: "supports", to: "B" },
+        { op: "edge_delete", from: "A", rel: "supports", to: "B" },
+      ],
+    });
+    expect(again).toMatchObject({ applied: { nodes_upserted: 1, edges_upserted: 1, edges_deleted: 1 }, last_seq: 10 });
+    expect((await ok("graph_validate", { workspace })).stats).toEqual({ nodes: 3, edges: 0 });
+    expect((await ok("graph_query", { workspace, ids: ["B"] })).nodes[0]).toMatchObject({ title: "b2", last_seq: 8 });
+  });
+
   it("applies nothing when one op of the batch is invalid, and names the missing endpoint", async () => {
     const workspace = "graph/atomic";
     const error = await failure("graph_apply", {

@@ -24,6 +24,11 @@ const TABLES = [
   "focus",
   "graph_conflicts",
   "graph_heads",
+  // FTS5 trigram index of node versions and its shadow tables (migration 0014; no docsize table: columnsize = 0).
+  "graph_node_text",
+  "graph_node_text_config",
+  "graph_node_text_data",
+  "graph_node_text_idx",
   "graph_versions",
   "idempotency_keys",
   "job_events",
@@ -78,6 +83,7 @@ describe("workspace migrations", () => {
         { id: 11, name: "anchors" },
         { id: 12, name: "code_refs" },
         { id: 13, name: "records" },
+        { id: 14, name: "graph_node_text" },
       ]);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
       expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([

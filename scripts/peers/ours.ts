@@ -7,9 +7,10 @@
  *   one call per batch, within the import's limits (`bench/graph-seed.ts`);
  * - write: `graph_apply` with one `node_upsert`;
  * - open by id: `graph_query` with `ids: [name]` (resolved through the key index);
- * - search: `graph_query` with `text` (a case-insensitive substring of id, title and text). It examines
- *   at most 1,000 versions per call and says `has_more` until it has walked the whole history, so a
- *   complete search follows `next_cursor` to the end: about one call per 1,000 nodes;
+ * - search: `graph_query` with `text` (a case-insensitive substring of id, title and text), answered
+ *   from the trigram index of node versions. A complete search follows `next_cursor` until `has_more`
+ *   is false, as a client must; with the hits on one page and within the index's examination bound,
+ *   that is one call;
  * - ping: the `ping` tool (no read, no write: the HTTP, Worker, MCP and Durable Object round trip).
  */
 import { performance } from "node:perf_hooks";
@@ -21,7 +22,10 @@ import { type BurstResult, CallTimeoutError, check, type SearchResult, type Seed
 const BRANCH = "main";
 /** Nodes per search page (the most a page of `graph_query` returns is 200; ~10 hits fit in any). */
 const SEARCH_PAGE_LIMIT = 50;
-/** `graph_query`'s bound on versions examined per call (a complete search takes about size / 1,000 calls); only sizes the loop guard. */
+/**
+ * The smallest number of versions a `graph_query` text call examines before it may stop with `has_more`
+ * (the scan's 1,000 per source; the index examines up to 5,000): only sizes the loop guard.
+ */
 const EXAMINED_PER_CALL = 1_000;
 /** Errors kept per burst, for the report. */
 const MAX_BURST_ERRORS = 3;
@@ -168,11 +172,6 @@ export class OurSide implements Side {
       check(calls <= maxCalls, this.name, `graph_query text "${term}" still has more after ${calls} calls`);
     } while (cursor !== undefined);
     return { ms: performance.now() - started, calls, names };
-  }
-
-  async searchFirstPage(term: string): Promise<SearchResult> {
-    const page = await this.searchPage(term, undefined);
-    return { ms: page.ms, calls: 1, names: page.names };
   }
 
   async burst(entities: Entity[]): Promise<BurstResult> {

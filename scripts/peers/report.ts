@@ -17,7 +17,6 @@ export const OP_LABELS: Record<PeerOp, string> = {
   write: "write one",
   open: "open one by id",
   search: "search, all hits",
-  search_first_page: "search, one call",
 };
 
 const SIDES: readonly SideName[] = ["ours", "theirs"];
@@ -86,8 +85,7 @@ function latencyLines(result: PeerSizeResult): string[] {
   const search = ours.ops?.search;
   if (search !== undefined) {
     out.push(
-      `our complete search took ${search.calls_median} calls (median; graph_query examines at most 1,000 versions per call); ` +
-        `one call found ${ours.first_page_hits ?? "—"} of ${result.hits} hits`,
+      `our complete search took ${search.calls_median} call${search.calls_median === 1 ? "" : "s"} (median; graph_query follows next_cursor until has_more is false)`,
     );
   }
   for (const name of SIDES) {
@@ -136,7 +134,7 @@ export function peerLines(
   }
   out.push("", "Our median / their median, by size");
   out.push(`${padEnd("op", 20)}${results.map((r) => pad(fmtInt(r.size), 10)).join("")}`);
-  for (const op of PEER_OPS.filter((candidate) => candidate !== "search_first_page")) {
+  for (const op of PEER_OPS) {
     out.push(`${padEnd(OP_LABELS[op], 20)}${results.map((r) => pad(maybe(ratioOf(r, op)), 10)).join("")}`);
   }
   const keptOf = (result: PeerSizeResult, name: SideName): string => {

@@ -29,8 +29,6 @@ export interface SideSizeResult {
   ops: Partial<Record<PeerOp, OpSummary>> | null;
   /** Set when a call timed out and measuring stopped for this side at this size. */
   timeout: string | null;
-  /** Hits returned by one search call (ours: the first page). */
-  first_page_hits: number | null;
   bursts: BurstResult[];
   facts: Record<string, unknown>;
 }
@@ -60,16 +58,14 @@ async function verify(side: Side, entities: EntitySet): Promise<void> {
   log(`  ${side.name}: checked; a complete search took ${found.calls} call${found.calls === 1 ? "" : "s"} (${found.ms.toFixed(0)} ms)`);
 }
 
-/** The sampled calls of a side, each answer checked; `firstPageHits` is what the last first-page search found. */
-function opsOf(side: Side, entities: EntitySet): SideOps & { firstPageHits: number | null } {
+/** The sampled calls of a side, each answer checked. */
+function opsOf(side: Side, entities: EntitySet): SideOps {
   const want = sortedNames(entities.hitNames()).join(" ");
   const checkHits = (names: string[]) =>
     check(sortedNames(names).join(" ") === want, side.name, `search "${SEARCH_TERM}" found [${names.join(", ")}], expected [${want}]`);
-  const ops = PEER_OPS.filter((op) => op !== "search_first_page" || side.searchFirstPage !== undefined);
-  const sideOps = {
+  return {
     side: side.name,
-    ops,
-    firstPageHits: null as number | null,
+    ops: PEER_OPS,
     call: async (op: PeerOp, round: number): Promise<{ ms: number; calls: number }> => {
       switch (op) {
         case "ping":
@@ -83,16 +79,9 @@ function opsOf(side: Side, entities: EntitySet): SideOps & { firstPageHits: numb
           checkHits(found.names);
           return { ms: found.ms, calls: found.calls };
         }
-        case "search_first_page": {
-          if (side.searchFirstPage === undefined) throw new Error(`${side.name}: no first-page search`);
-          const found = await side.searchFirstPage(SEARCH_TERM);
-          sideOps.firstPageHits = found.names.length;
-          return { ms: found.ms, calls: found.calls };
-        }
       }
     },
   };
-  return sideOps;
 }
 
 export async function runSize(size: number, sides: Side[], options: PeerOptions): Promise<PeerSizeResult> {
@@ -149,13 +138,10 @@ export async function runSize(size: number, sides: Side[], options: PeerOptions)
         if (summary !== undefined) ops[op] = summary;
       }
     }
-    const firstPage = sideOps.find((candidate) => candidate.side === side.name)?.firstPageHits ?? null;
     result.sides[side.name] = {
       seeding: seeded.get(side.name) as SeedResult,
       ops,
       timeout: entry?.timeout ?? null,
-      // A search that is always one call returns every hit in it.
-      first_page_hits: side.searchFirstPage === undefined && ops?.search !== undefined ? options.hits : firstPage,
       bursts: bursts.get(side.name) ?? [],
       facts: side.facts(),
     };

@@ -8,7 +8,7 @@
  */
 import { CallTimeoutError, type SideName } from "./side.ts";
 
-export const PEER_OPS = ["ping", "write", "open", "search", "search_first_page"] as const;
+export const PEER_OPS = ["ping", "write", "open", "search"] as const;
 export type PeerOp = (typeof PEER_OPS)[number];
 
 /** Samples an op keeps at least before the time budget may stop it. */

@@ -69,8 +69,6 @@ export interface Side {
   open(entity: Entity): Promise<Timed>;
   /** Searches for `term` until the answer is complete, and returns the names found. */
   search(term: string): Promise<SearchResult>;
-  /** One search call only, where a complete search may take several (a reference, not compared). */
-  searchFirstPage?(term: string): Promise<SearchResult>;
   /** Fires one write per entity at once, then reads them back. */
   burst(entities: Entity[]): Promise<BurstResult>;
   /** Releases what `prepare` made for the current size. */

@@ -96,13 +96,16 @@ function measure(payload: Payload, limits: Limits): { chars: number; bytes: numb
   };
 }
 
-function fits(payload: Payload, limits: Limits): boolean {
-  const size = measure(payload, limits);
+function within(size: { chars: number; bytes: number; lines: number }, limits: Limits): boolean {
   return (
     size.chars <= limits.chars &&
     (limits.bytes === undefined || size.bytes <= limits.bytes) &&
     (limits.lines === undefined || size.lines <= limits.lines)
   );
+}
+
+function fits(payload: Payload, limits: Limits): boolean {
+  return within(measure(payload, limits), limits);
 }
 
 function stub(item: unknown, keep: string[]): unknown {
@@ -163,21 +166,25 @@ export function applyBudget(
   };
   let current = withWarnings(payload, warnings);
   let truncated = false;
+  // The size of `current`, kept with it: a payload that fits is serialized once, not once per check.
+  let size = measure(current, limits);
 
-  if (!fits(current, limits) && spec) {
+  if (!within(size, limits) && spec) {
     truncated = true;
     current = withWarnings(current, [TRUNCATED]);
     if ("truncated" in current) current.truncated = true;
     current = shrinkLists(current, spec, limits);
     if (spec.repair) current = spec.repair(current, payload);
+    size = measure(current, limits);
     // A repair may add a little (cursors, truncation markers): trim again until it fits or nothing moves.
-    for (let pass = 0; pass < MAX_REPAIR_PASSES && spec.repair && !fits(current, limits); pass++) {
-      const before = JSON.stringify(current).length;
+    for (let pass = 0; pass < MAX_REPAIR_PASSES && spec.repair && !within(size, limits); pass++) {
+      const before = size.chars;
       current = spec.repair(shrinkLists(current, spec, limits), payload);
-      if (JSON.stringify(current).length >= before) break;
+      size = measure(current, limits);
+      if (size.chars >= before) break;
     }
   }
-  if (!fits(current, limits)) {
+  if (!within(size, limits)) {
     truncated = true;
     const notes = [...warnings, TRUNCATED];
     const codesOnly = notes.map((warning) => ({ code: warning.code, message: "", recovery: "" }));
@@ -192,8 +199,9 @@ export function applyBudget(
       stub,
     ]);
     current = own.find((stub) => fits(stub, limits)) ?? minimalStub(payload, [...warnings, MINIMAL], limits);
+    size = measure(current, limits);
   }
-  const used = JSON.stringify(current).length + reserve.chars;
+  const used = size.chars + reserve.chars;
   const budget: BudgetReport = {
     max_chars: resolved.limits.chars,
     used_chars: used,
@@ -229,32 +237,32 @@ function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payloa
   }
   // Sizes are tracked incrementally (re-serializing per step would be quadratic), then checked exactly.
   const size = measure(current, limits);
-  const within = () =>
-    size.chars <= limits.chars &&
-    (limits.bytes === undefined || size.bytes <= limits.bytes) &&
-    (limits.lines === undefined || size.lines <= limits.lines);
+  // UTF-8 sizes are tracked only when a byte budget asks for them (each is another encoding pass).
+  const bytesOf = (text: string) => (limits.bytes === undefined ? 0 : utf8Bytes(text));
   // Pass 1: stub bodies, oldest first, across lists in their declared order.
   for (const items of arrays) {
     for (const index of trimOrder(items.length, fromEnd.has(items))) {
-      if (within()) break;
+      if (within(size, limits)) break;
       const before = JSON.stringify(items[index]);
       const replaced = stub(items[index], spec.keep);
       const after = JSON.stringify(replaced);
       items[index] = replaced;
       size.chars -= before.length - after.length;
-      size.bytes -= utf8Bytes(before) - utf8Bytes(after);
+      size.bytes -= bytesOf(before) - bytesOf(after);
     }
   }
   // Pass 2: drop stubbed items, oldest first.
   for (const items of arrays) {
-    while (items.length > 0 && !within()) {
+    while (items.length > 0 && !within(size, limits)) {
       const dropped = JSON.stringify(fromEnd.has(items) ? items.pop() : items.shift());
       size.chars -= dropped.length + (items.length > 0 ? 1 : 0);
-      size.bytes -= utf8Bytes(dropped) + (items.length > 0 ? 1 : 0);
+      size.bytes -= bytesOf(dropped) + (items.length > 0 ? 1 : 0);
       size.lines -= 1;
     }
   }
-  // Exact check; drop further if the estimate was optimistic.
+  // Characters and bytes were tracked exactly; lines are estimated (the items of a nested list share a
+  // line of the text block), so only a line budget needs the exact check, dropping further if it fails.
+  if (limits.lines === undefined || fits(current, limits)) return current;
   for (const items of arrays) {
     while (items.length > 0 && !fits(current, limits)) {
       if (fromEnd.has(items)) items.pop();

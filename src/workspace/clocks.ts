@@ -23,7 +23,12 @@ export type ClockName =
   | "project_tick";
 
 export function advance(db: Db, clock: ClockName): number {
-  const row = db.one<{ value: number }>("UPDATE clocks SET value = value + 1 WHERE name = ? RETURNING value", clock);
+  return advanceBy(db, clock, 1);
+}
+
+/** Takes the next `count` values of a clock in one statement; returns the last of them. */
+export function advanceBy(db: Db, clock: ClockName, count: number): number {
+  const row = db.one<{ value: number }>("UPDATE clocks SET value = value + ? WHERE name = ? RETURNING value", Math.trunc(count), clock);
   if (!row) throw new Error(`clock ${clock} is missing`);
   return row.value;
 }

@@ -12,6 +12,7 @@ import knowledge from "../../migrations/0010_knowledge.sql";
 import anchors from "../../migrations/0011_anchors.sql";
 import codeRefs from "../../migrations/0012_code_refs.sql";
 import records from "../../migrations/0013_records.sql";
+import graphNodeText from "../../migrations/0014_graph_node_text.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 11, name: "anchors", sql: anchors },
   { id: 12, name: "code_refs", sql: codeRefs },
   { id: 13, name: "records", sql: records },
+  { id: 14, name: "graph_node_text", sql: graphNodeText },
 ];

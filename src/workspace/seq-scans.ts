@@ -13,6 +13,12 @@ const MAX_COMPOUND_TERMS = 5;
  * ` LIMIT <n>` as a literal. Limits are written into the SQL text, not bound: with a bound LIMIT,
  * SQLite plans the per-source subqueries of a merged page without knowing the bound, and the
  * statement ran about 3× slower on an 11-source view (measured with SQLite 3.53).
+ *
+ * Likewise, a bound value compared with `=` in a statement that also sorts (`col = ? … ORDER BY`) is
+ * written `col = +?`: workerd's SQLite (3.54) recompiles such a statement at every execution when the
+ * value is a bare parameter, and a merged page over 11 sources spent most of its time compiling
+ * (1.6-2.0 ms against 0.5-0.6 ms with `+?`, measured in `wrangler dev`). The unary `+` changes neither
+ * the value, its affinity nor the index the plan uses.
  */
 export function limitSql(limit: number): string {
   return ` LIMIT ${Math.max(0, Math.trunc(limit))}`;

@@ -40,6 +40,8 @@ const RECORDS_DOMAIN = "records.";
 
 export class WorkspaceObject extends DurableObject<Env> {
   private readonly db: Db;
+  /** A summary push is scheduled (an alarm set by this instance has not run yet): writes need not ask storage. */
+  private pushScheduled = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -68,10 +70,11 @@ export class WorkspaceObject extends DurableObject<Env> {
       };
       const found = findCommand(command);
       const isWrite = found?.kind === "write";
-      const tickBefore = isWrite ? read(this.db, "tick") : 0;
+      // A write that stored rows may have moved the summary (a tick always stores its journal row).
+      const writtenBefore = this.db.rowsWritten;
       const result = execute(this.db, request, Date.now());
       const countsMayMove = found?.name.startsWith(RECORDS_DOMAIN) === true;
-      if (isWrite && result.ok && (countsMayMove || read(this.db, "tick") !== tickBefore)) await this.scheduleSummaryPush();
+      if (isWrite && result.ok && (countsMayMove || this.db.rowsWritten !== writtenBefore)) await this.scheduleSummaryPush();
       return result;
     } catch (error) {
       console.error("workspace execute failed", error);
@@ -102,12 +105,20 @@ export class WorkspaceObject extends DurableObject<Env> {
   }
 
   private async scheduleSummaryPush(): Promise<void> {
+    if (this.pushScheduled) return;
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + SUMMARY_PUSH_DELAY_MS);
+    this.pushScheduled = true;
   }
 
   override async alarm(): Promise<void> {
-    const summary = this.summary();
-    if (summary.name === "") return;
-    await this.env.DIRECTORY.getByName(DIRECTORY_NAME).report(summary);
+    // Writes from now on schedule the next push (as they would after a restart, which forgets the flag).
+    this.pushScheduled = false;
+    try {
+      const summary = this.summary();
+      if (summary.name === "") return;
+      await this.env.DIRECTORY.getByName(DIRECTORY_NAME).report(summary);
+    } finally {
+      this.pushScheduled = false;
+    }
   }
 }

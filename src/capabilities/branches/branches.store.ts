@@ -166,6 +166,8 @@ export function createBranch(ctx: CommandContext, name: string, base: Branch): B
  * recursive query (bounded one level past the depth limit, so a cycle cannot loop).
  */
 export function sourcesOf(db: Db, branch: Branch): Source[] {
+  // A branch without a base (main) is its own whole view: no statement needed.
+  if (branch.base_id === null) return [{ branch_id: branch.id, name: branch.name, cutoff: null }];
   const chain = db.all<{ id: string; name: string; base_seq: number | null }>(
     `WITH RECURSIVE chain (id, name, base_id, base_seq, level) AS (
        SELECT id, name, base_id, base_seq, 0 FROM branches WHERE id = ?

@@ -9,7 +9,7 @@ import { defineCommand } from "../../commands/registry";
 import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_MERGE_PAGE, MAX_PAGE_LIMIT } from "../../shared/limits";
-import { type Branch, branchById, requireBranch, sourcesOf } from "../branches/branches.store";
+import { type Branch, branchById, requireBranch, type Source, sourcesOf } from "../branches/branches.store";
 import { reasoningScope, refuseDocWithTarget } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { targetBranch, writeNote } from "./docs.rules";
@@ -57,8 +57,15 @@ function docFor(doc: string | undefined, docKind: "notes" | "trace" | undefined)
   return doc ?? DEFAULT_DOCS[docKind ?? "trace"];
 }
 
-export function readTail(ctx: CommandContext, branch: Branch, doc: string, cursor: number | undefined, limit: number) {
-  const sources = sourcesOf(ctx.db, branch);
+/** `sources`: the branch's sources when the caller has them already (they are read otherwise). */
+export function readTail(
+  ctx: CommandContext,
+  branch: Branch,
+  doc: string,
+  cursor: number | undefined,
+  limit: number,
+  sources: Source[] = sourcesOf(ctx.db, branch),
+) {
   const page = viewPage(ctx.db, sources, doc, { before: cursor, limit, order: "newest", contentChars: contentCap(ctx) });
   const name = namer(ctx.db, sources);
   const entries = page.rows.reverse().map((row) => toEntry(row, name(row.branch_id)));

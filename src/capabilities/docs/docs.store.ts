@@ -1,10 +1,10 @@
 /**
  * Document entries: append, paged effective views and directional diffs.
  *
- * An effective view is the union of a branch's sources (see `sourcesOf`). A page is read in two steps:
- * one bounded, index-only seq scan per source (`(branch_id, doc, seq)`), all merged by SQLite in one
- * statement (see `mergeSeqScans`), then one query for the full rows of the chosen seqs — so a page
- * costs O(depth × limit) index steps and `limit` row reads whatever the size of the store. View SQL
+ * An effective view is the union of a branch's sources (see `sourcesOf`). A page is one statement:
+ * one bounded, index-only seq scan per source (`(branch_id, doc, seq)`), merged and cut to the page by
+ * SQLite, then the full rows of the chosen seqs — so a page costs O(depth × limit) index steps and
+ * `limit` row reads whatever the size of the store. View SQL
  * (branch literals, bounds) comes from `branches/views.store.ts`; user values are always bound.
  *
  * Presence for diff and merge is by identity: a merged copy carries the `identity_seq` of its original,
@@ -13,7 +13,7 @@
 import type { CommandContext } from "../../commands/context";
 import { advance } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
-import { limitSql, mergeSeqScans, type SeqScan } from "../../workspace/seq-scans";
+import { limitSql, type SeqScan, unionAllOf } from "../../workspace/seq-scans";
 import { type Branch, branchById, type Source } from "../branches/branches.store";
 import { inViewSql, seqBoundsSql, unsharedRanges } from "../branches/views.store";
 import type { Entry } from "./docs.schema";
@@ -157,16 +157,21 @@ interface Scan {
   upper: number | null;
 }
 
-/** Reads the full rows of a page's seqs, in page order. */
+/**
+ * The full rows of a page, in page order, in one statement (a Durable Object pays a fixed cost per
+ * statement): the scans' seqs merged and cut to `limit + 1`, then those rows (the one past the page
+ * only says that more remain).
+ */
 function mergedPage(db: Db, scans: SeqScan[], window: PageWindow): { rows: EntryRow[]; has_more: boolean } {
-  const newest = window.order === "newest";
-  const { seqs, has_more } = mergeSeqScans(db, scans, window.limit, newest);
-  if (seqs.length === 0) return { rows: [], has_more: false };
+  if (scans.length === 0) return { rows: [], has_more: false };
+  const direction = window.order === "newest" ? "DESC" : "ASC";
   const rows = db.all<EntryRow & Record<string, SqlValue>>(
-    `SELECT ${selectColumns(window.contentChars)} FROM doc_entries WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq ${newest ? "DESC" : "ASC"}`,
-    JSON.stringify(seqs),
+    `SELECT ${selectColumns(window.contentChars)} FROM doc_entries WHERE seq IN (
+       SELECT seq FROM (${unionAllOf(scans.map((scan) => scan.sql))}) ORDER BY seq ${direction}${limitSql(window.limit + 1)}
+     ) ORDER BY seq ${direction}`,
+    ...scans.flatMap((scan) => scan.params),
   );
-  return { rows, has_more };
+  return { rows: rows.slice(0, window.limit), has_more: rows.length > window.limit };
 }
 
 function pageOfScans(
@@ -181,7 +186,7 @@ function pageOfScans(
     ? ` AND NOT EXISTS (SELECT 1 FROM doc_entries f WHERE f.identity_seq = e.identity_seq AND f.doc = e.doc AND (${inViewSql("f", absentFrom)}))`
     : "";
   const seqScans = scans.map((scan) => ({
-    sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = ? AND e.doc = ?${seqBoundsSql("e.seq", scan.lower, scan.upper)}${windowSql(window)}${absent} ORDER BY e.seq ${direction}${limitSql(window.limit + 1)}`,
+    sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = +? AND e.doc = +?${seqBoundsSql("e.seq", scan.lower, scan.upper)}${windowSql(window)}${absent} ORDER BY e.seq ${direction}${limitSql(window.limit + 1)}`,
     params: [scan.branch_id, doc],
     upper: scan.upper,
   }));

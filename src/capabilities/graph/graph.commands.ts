@@ -34,9 +34,10 @@ import {
   toNode,
   type VersionRow,
 } from "./graph.store";
-import { type AppliedCounts, applyOp } from "./graph-apply";
+import { type AppliedCounts, applyOps } from "./graph-apply";
 import { diffChanges, graphChangeSchema } from "./graph-diff";
 import { queryWhere } from "./graph-filters.store";
+import { MAX_TEXT_CANDIDATES, TEXT_INDEX_MIN_CHARS, textSearchPage, usesTextIndex } from "./graph-text-search.store";
 
 export const graphApply = defineCommand({
   name: "graph.apply",
@@ -63,11 +64,8 @@ export const graphApply = defineCommand({
     const branch = scope.branch;
     const target = { ctx, branch, sources: sourcesOf(ctx.db, branch), doc: args.doc ?? scope.ref?.graph_doc ?? DEFAULT_GRAPH_DOC };
     const applied: AppliedCounts = { nodes_upserted: 0, nodes_deleted: 0, edges_upserted: 0, edges_deleted: 0 };
-    let last: VersionRow | undefined;
-    args.ops.forEach((op, index) => {
-      last = applyOp(target, op, index, applied);
-    });
-    const final = last as VersionRow;
+    const written = applyOps(target, args.ops, applied);
+    const final = written[written.length - 1] as VersionRow;
     ctx.journal({ target: `${branch.name}/${target.doc}`, summary: `graph ops ${args.ops.length}` });
     return { branch: branch.name, doc: target.doc, applied, last_seq: final.seq, last_ts_ms: final.ts_ms };
   },
@@ -79,7 +77,7 @@ export const graphQuery = defineCommand({
   name: "graph.query",
   tool: "graph_query",
   title: "Query the graph",
-  description: `Bounded slice of a branch's effective graph (latest version per key over its base snapshot), recent-first by last_seq. Filters: ids, types, status, tags_any, tags_all, text (case-insensitive substring of id, title, text). Edges only between returned nodes. At most ${MAX_EXAMINED_PER_SOURCE} versions are examined per source of the view, so a sparse filter may return a short page with has_more: continue with cursor = next_cursor. Aim: target (a plan's or task's graph doc on its reasoning branch) > branch (+ doc, default \`graph\`) > your focus > your checkout.`,
+  description: `Bounded slice of a branch's effective graph (latest version per key over its base snapshot), recent-first by last_seq. Filters: ids, types, status, tags_any, tags_all, text (case-insensitive substring of id, title, text). Edges only between returned nodes. A text of ${TEXT_INDEX_MIN_CHARS}+ characters is looked up in an index: at most ${MAX_TEXT_CANDIDATES} matching versions are examined per call. Otherwise at most ${MAX_EXAMINED_PER_SOURCE} versions are examined per source of the view. Either way a sparse filter may return a short page with has_more: continue with cursor = next_cursor. Aim: target (a plan's or task's graph doc on its reasoning branch) > branch (+ doc, default \`graph\`) > your focus > your checkout.`,
   kind: "read",
   input: {
     target: targetSchema.optional(),
@@ -116,10 +114,13 @@ export const graphQuery = defineCommand({
     const doc = args.doc ?? scope.ref?.graph_doc ?? DEFAULT_GRAPH_DOC;
     const sources = sourcesOf(ctx.db, branch);
     const window = { before: args.cursor, limit: args.limit, order: "newest" as const };
-    // With ids, each id is resolved through the key index; otherwise the view is scanned recent-first.
+    // With ids, each id is resolved through the key index; a text of 3+ characters is looked up in the
+    // trigram index; otherwise the view is scanned recent-first.
     const page: { rows: VersionRow[]; has_more: boolean; next_before?: number } =
       args.ids === undefined
-        ? queryPage(ctx.db, doc, sources, { before: args.cursor, limit: args.limit, where: queryWhere(args) })
+        ? usesTextIndex(args.text)
+          ? textSearchPage(ctx.db, doc, sources, { text: args.text, before: args.cursor, limit: args.limit, where: queryWhere(args) })
+          : queryPage(ctx.db, doc, sources, { before: args.cursor, limit: args.limit, where: queryWhere(args) })
         : keysPage(ctx.db, sources, doc, "node", args.ids, { ...window, where: queryWhere({ ...args, ids: undefined }) });
     const nodes = page.rows.map(toNode);
     const edges =

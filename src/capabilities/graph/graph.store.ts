@@ -4,11 +4,15 @@
  *
  * No read scans all versions. A source (branch, cutoff) contributes the versions that were its latest
  * as of the cutoff (`superseded_seq`), minus keys that a nearer source already sees (`graph_heads`,
- * one primary-key probe per nearer source). Pages run one bounded scan per source, newest first, and
- * read only the page's rows; single keys are found with one index probe per source.
+ * one seek per row). Pages run one bounded scan per source, newest first, and read only the page's
+ * rows; single keys are found through the key index.
+ *
+ * Statements are few and stable: a Durable Object pays a fixed cost per statement, so a page, a batch
+ * of lookups or a batch of writes is one statement each. Bound values compared with `=` are written
+ * `= +?` (see `limitSql` in seq-scans.ts for why).
  */
 import type { CommandContext } from "../../commands/context";
-import { advance } from "../../workspace/clocks";
+import { advanceBy } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
 import { limitSql, mergeSeqScans, unionAllOf } from "../../workspace/seq-scans";
 import type { Branch, Source } from "../branches/branches.store";
@@ -77,11 +81,10 @@ function notShadowedSql(nearer: Source[]): string {
   return ` AND NOT EXISTS (SELECT 1 FROM graph_heads h INDEXED BY graph_heads_by_key WHERE h.doc = v.doc AND h.kind = v.kind AND h.key = v.key AND (${seen}))`;
 }
 
-export function writeVersion(ctx: CommandContext, branch: Branch, doc: string, fields: VersionFields): VersionRow {
-  const seq = advance(ctx.db, "seq");
-  // The insert trigger `graph_versions_head` supersedes the previous head and moves graph_heads.
-  const row: VersionRow = {
-    seq,
+/** A version not yet stored: every field but its seq, which the batch assigns when it stores it. */
+function rowOf(ctx: CommandContext, branch: Branch, doc: string, fields: VersionFields): VersionRow {
+  return {
+    seq: 0,
     branch_id: branch.id,
     doc,
     kind: fields.kind,
@@ -100,27 +103,55 @@ export function writeVersion(ctx: CommandContext, branch: Branch, doc: string, f
     agent_id: ctx.principal.agent_id,
     superseded_seq: null,
   };
-  ctx.db.run(
-    `INSERT INTO graph_versions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    row.seq,
-    row.branch_id,
-    row.doc,
-    row.kind,
-    row.key,
-    row.node_type,
-    row.title,
-    row.text,
-    row.status,
-    row.tags_json,
-    row.from_id,
-    row.rel,
-    row.to_id,
-    row.meta_json,
-    row.deleted,
-    row.ts_ms,
-    row.agent_id,
-    row.superseded_seq,
-  );
+}
+
+const COLUMN_NAMES = COLUMNS.split(", ") as (keyof VersionRow)[];
+/** The columns of a version read through the alias `v`. */
+const QUALIFIED_COLUMNS = COLUMN_NAMES.map((column) => `v.${column}`).join(", ");
+
+/**
+ * Versions written by one command, stored together: `add` returns the row at once (its `seq` is 0
+ * until `flush`), and `flush` takes their seqs from the clock in one statement and inserts them all
+ * in one statement, in the order they were added. A Durable Object pays a fixed cost per statement,
+ * so a batch of ten ops costs two statements instead of twenty. Whoever reads versions back from the
+ * database (edges of a node, a page) must flush first.
+ */
+export class VersionBatch {
+  private rows: VersionRow[] = [];
+
+  constructor(
+    private readonly ctx: CommandContext,
+    private readonly branch: Branch,
+    private readonly doc: string,
+  ) {}
+
+  add(fields: VersionFields): VersionRow {
+    const row = rowOf(this.ctx, this.branch, this.doc, fields);
+    this.rows.push(row);
+    return row;
+  }
+
+  flush(): void {
+    if (this.rows.length === 0) return;
+    const rows = this.rows;
+    this.rows = [];
+    const last = advanceBy(this.ctx.db, "seq", rows.length);
+    rows.forEach((row, index) => {
+      row.seq = last - rows.length + 1 + index;
+    });
+    // The insert trigger `graph_versions_head` supersedes each key's previous head and moves
+    // graph_heads, row by row in array order (so a key written twice in a batch ends at its last write).
+    this.ctx.db.run(
+      `INSERT INTO graph_versions (${COLUMNS}) SELECT ${COLUMN_NAMES.map((_, index) => `value ->> ${index}`).join(", ")} FROM json_each(?) ORDER BY key`,
+      JSON.stringify(rows.map((row) => COLUMN_NAMES.map((column) => row[column]))),
+    );
+  }
+}
+
+export function writeVersion(ctx: CommandContext, branch: Branch, doc: string, fields: VersionFields): VersionRow {
+  const batch = new VersionBatch(ctx, branch, doc);
+  const row = batch.add(fields);
+  batch.flush();
   return row;
 }
 
@@ -131,11 +162,41 @@ export function writeVersion(ctx: CommandContext, branch: Branch, doc: string, f
  */
 export function lookupVersion(db: Db, sources: Source[], doc: string, kind: GraphKind, key: string): VersionRow | undefined {
   return db.one<VersionRow & Record<string, SqlValue>>(
-    `SELECT ${COLUMNS} FROM graph_versions v INDEXED BY graph_versions_by_key WHERE v.doc = ? AND v.kind = ${kindSql(kind)} AND v.key = ?
+    `SELECT ${COLUMNS} FROM graph_versions v INDEXED BY graph_versions_by_key WHERE v.doc = +? AND v.kind = ${kindSql(kind)} AND v.key = +?
      AND (${inViewSql("v", sources)}) ORDER BY v.seq DESC LIMIT 1`,
     doc,
     key,
   );
+}
+
+/** The key of `lookupVersions`' map: kind and key (edge keys hold `|`, so the kind goes first, with a `:`). */
+export function versionKey(kind: GraphKind, key: string): string {
+  return `${kind}:${key}`;
+}
+
+/**
+ * The effective versions of several keys in one statement, each found as `lookupVersion` finds it
+ * (the newest version of the key in the view). The map has an entry for every key asked for:
+ * undefined when no source has it.
+ */
+export function lookupVersions(
+  db: Db,
+  sources: Source[],
+  doc: string,
+  keys: { kind: GraphKind; key: string }[],
+): Map<string, VersionRow | undefined> {
+  const wanted = new Map(keys.map(({ kind, key }) => [versionKey(kind, key), [kind, key]]));
+  const found = new Map<string, VersionRow | undefined>([...wanted.keys()].map((id) => [id, undefined]));
+  if (found.size === 0) return found;
+  const rows = db.all<VersionRow & Record<string, SqlValue>>(
+    `SELECT ${QUALIFIED_COLUMNS} FROM json_each(?) k CROSS JOIN graph_versions v ON v.seq = (
+       SELECT w.seq FROM graph_versions w INDEXED BY graph_versions_by_key
+       WHERE w.doc = +? AND w.kind = k.value ->> 0 AND w.key = k.value ->> 1 AND (${inViewSql("w", sources)}) ORDER BY w.seq DESC LIMIT 1)`,
+    JSON.stringify([...wanted.values()]),
+    doc,
+  );
+  for (const row of rows) found.set(versionKey(row.kind, row.key), row);
+  return found;
 }
 
 export function isLive(row: VersionRow | undefined): row is VersionRow {
@@ -186,7 +247,7 @@ export function effectivePage(
     (options.after === undefined ? "" : ` AND v.seq > ${int(options.after)}`);
   const seqScans = scans.map(({ source, nearer, lower }) => ({
     sql:
-      `SELECT v.seq FROM graph_versions v WHERE v.branch_id = ? AND v.doc = ?` +
+      `SELECT v.seq FROM graph_versions v WHERE v.branch_id = +? AND v.doc = +?` +
       `${kind === "any" ? "" : ` AND v.kind = ${kindSql(kind)}`}${asOfSql(source)}${live}` +
       `${lower === null ? "" : ` AND v.seq > ${int(lower)}`}${window}${options.where?.sql ?? ""}${notShadowedSql(nearer)} ORDER BY v.seq ${newest ? "DESC" : "ASC"}${limitSql(options.limit + 1)}`,
     params: [source.branch_id, doc, ...(options.where?.params ?? [])],
@@ -208,7 +269,7 @@ export const MAX_EXAMINED_PER_SOURCE = 1_000;
 function candidatesSql(source: Source, before: number | undefined, docParam = "?"): string {
   const current = source.cutoff === null ? " AND superseded_seq IS NULL AND deleted = 0" : ` AND seq <= ${int(source.cutoff)}`;
   const window = before === undefined ? "" : ` AND seq < ${int(before)}`;
-  return `SELECT seq FROM graph_versions WHERE branch_id = ${branchLiteral(source.branch_id)} AND doc = ${docParam} AND kind = 'node'${current}${window} ORDER BY seq DESC`;
+  return `SELECT seq FROM graph_versions WHERE branch_id = ${branchLiteral(source.branch_id)} AND doc = +${docParam} AND kind = 'node'${current}${window} ORDER BY seq DESC`;
 }
 
 /**
@@ -221,6 +282,19 @@ function numbered(sql: string, first: number): string {
   return sql.replace(/\?(?!\d)/g, () => `?${next++}`);
 }
 
+/** What a `graph_query` page asks for: filters in `where`, below `before`, at most `limit` nodes. */
+export interface PageRequest {
+  before?: number | undefined;
+  limit: number;
+  where: Where;
+}
+
+export interface NodePage {
+  rows: VersionRow[];
+  has_more: boolean;
+  next_before?: number;
+}
+
 /**
  * A newest-first page of effective nodes for `graph_query` (filters in `where`), examining at most
  * `MAX_EXAMINED_PER_SOURCE` versions per source. Each source's candidates come newest first from an
@@ -228,14 +302,47 @@ function numbered(sql: string, first: number): string {
  * matches. A source that ran out of examined versions before filling the page cuts the page at the
  * oldest seq it examined: nothing older is returned, and `next_before` says where to continue.
  */
-export function queryPage(
-  db: Db,
-  doc: string,
-  sources: Source[],
-  options: { before?: number | undefined; limit: number; where: Where },
-): { rows: VersionRow[]; has_more: boolean; next_before?: number } {
-  // ?1 is the doc and ?2… the filters, bound once for every source's term.
-  const filters = numbered(options.where.sql, 2);
+export function queryPage(db: Db, doc: string, sources: Source[], options: PageRequest): NodePage {
+  return queryPages(db, doc, sources, [options])[0] as NodePage;
+}
+
+/**
+ * Several `queryPage` pages of one view in one statement (a Durable Object pays a fixed cost per
+ * statement): each page is a subquery tagged with its position, and they are read together.
+ */
+export function queryPages(db: Db, doc: string, sources: Source[], pages: PageRequest[]): NodePage[] {
+  if (pages.length === 0) return [];
+  // ?1 is the doc; each page's filters are numbered after the previous page's, each bound once.
+  let next = 2;
+  const terms = pages.map((page, index) => {
+    const sql = pageSql(sources, page, next);
+    next += page.where.params.length;
+    return `SELECT ${index} AS page, * FROM (${sql})`;
+  });
+  const rows = db.all<{ page: number; cut: number | null } & VersionRow & Record<string, SqlValue>>(
+    unionAllOf(terms, "*"),
+    doc,
+    ...pages.flatMap((page) => page.where.params),
+  );
+  return pages.map((page, index) => {
+    const own = rows.filter((row) => row.page === index);
+    const cut = own[0]?.cut ?? null;
+    const found = own.filter((row) => row.seq !== null).sort((a, b) => b.seq - a.seq);
+    const shown = found.slice(0, page.limit);
+    if (found.length > page.limit) return { rows: shown, has_more: true };
+    return cut === null ? { rows: shown, has_more: false } : { rows: shown, has_more: true, next_before: cut };
+  });
+}
+
+/**
+ * One page as a statement whose filter parameters are numbered from `firstParam` (?1 is the doc):
+ * `found` holds each source's matches; `cut` is the highest seq at which a source with at most `limit`
+ * matches reached its examination bound (none: NULL); the page is the newest `limit + 1` matches at
+ * or above the cut, read with their columns. The first row always carries the cut, even when the
+ * page is empty (its version columns are then NULL).
+ */
+function pageSql(sources: Source[], options: PageRequest, firstParam: number): string {
+  const filters = numbered(options.where.sql, firstParam);
   const perSource = scansOf(sources).map(
     ({ source, nearer }, index) =>
       `SELECT v.seq, ${index} AS src FROM (${candidatesSql(source, options.before, "?1")}${limitSql(MAX_EXAMINED_PER_SOURCE)}) c` +
@@ -243,29 +350,19 @@ export function queryPage(
       // No ORDER BY here: rows come in the candidates' order (newest first), so the LIMIT stops the scan early.
       limitSql(options.limit + 1),
   );
-  const found = db.all<{ seq: number; src: number }>(unionAllOf(perSource, "seq, src"), doc, ...options.where.params);
-  const matches = new Array<number>(sources.length).fill(0);
-  for (const row of found) matches[row.src] = (matches[row.src] ?? 0) + 1;
-  // A source with fewer matches than the page needs may have stopped at its bound: find where.
-  const sparse = sources.flatMap((source, index) => ((matches[index] ?? 0) <= options.limit ? [source] : []));
-  const cut = sparse.length === 0 ? undefined : oldestExamined(db, doc, sparse, options.before);
-  const seqs = found
-    .map((row) => row.seq)
-    .filter((seq) => cut === undefined || seq >= cut)
-    .sort((a, b) => b - a);
-  const rows = versionsBySeq(db, seqs.slice(0, options.limit));
-  if (seqs.length > options.limit) return { rows, has_more: true };
-  return cut === undefined ? { rows, has_more: false } : { rows, has_more: true, next_before: cut };
-}
-
-/** The highest seq at which one of `sources` reached its examination bound, if any did. */
-function oldestExamined(db: Db, doc: string, sources: Source[], before: number | undefined): number | undefined {
-  const columns = sources.map(
-    (source, index) => `(${candidatesSql(source, before)} LIMIT 1 OFFSET ${MAX_EXAMINED_PER_SOURCE - 1}) AS b${index}`,
+  // Matches per source, counted in one pass over `found` (total() is 0 for none).
+  const counts = sources.map((_, index) => `total(src = ${index}) AS n${index}`).join(", ");
+  // Evaluated only for a sparse source (CASE runs the branch it takes): its last examined candidate.
+  const bounds = sources.map(
+    (source, index) =>
+      `coalesce(CASE WHEN n${index} <= ${int(options.limit)}` +
+      ` THEN (${candidatesSql(source, options.before, "?1")} LIMIT 1 OFFSET ${MAX_EXAMINED_PER_SOURCE - 1}) END, -1)`,
   );
-  const row = db.one(`SELECT ${columns.join(", ")}`, ...sources.map(() => doc));
-  const bounds = Object.values(row ?? {}).filter((value): value is number => typeof value === "number");
-  return bounds.length === 0 ? undefined : Math.max(...bounds);
+  return `WITH found (seq, src) AS MATERIALIZED (${unionAllOf(perSource, "seq, src")}),
+       cut (c) AS (SELECT nullif(max(-1, ${bounds.join(", ")}), -1) FROM (SELECT ${counts} FROM found)),
+       page (seq) AS (SELECT seq FROM found WHERE seq >= coalesce((SELECT c FROM cut), 0) ORDER BY seq DESC${limitSql(options.limit + 1)})
+     SELECT (SELECT c FROM cut) AS cut, ${QUALIFIED_COLUMNS}
+     FROM (SELECT 1) one LEFT JOIN page p ON 1 LEFT JOIN graph_versions v ON v.seq = p.seq`;
 }
 
 /**
@@ -283,7 +380,7 @@ export function keysPage(
 ): { rows: VersionRow[]; has_more: boolean } {
   const versions = db.all<{ seq: number; key: string }>(
     `SELECT v.seq, v.key FROM graph_versions v INDEXED BY graph_versions_by_key
-     WHERE v.doc = ? AND v.kind = ${kindSql(kind)} AND v.key IN (SELECT value FROM json_each(?)) AND (${inViewSql("v", sources)})`,
+     WHERE v.doc = +? AND v.kind = ${kindSql(kind)} AND v.key IN (SELECT value FROM json_each(?)) AND (${inViewSql("v", sources)})`,
     doc,
     JSON.stringify(keys),
   );
@@ -328,7 +425,7 @@ function effectiveEdges(
     .join(" OR ");
   const seqs = db
     .all<{ seq: number }>(
-      `SELECT v.seq FROM graph_versions v INDEXED BY ${index} WHERE v.doc = ? AND v.kind = 'edge' AND v.deleted = 0${where.sql} AND (${bySource})
+      `SELECT v.seq FROM graph_versions v INDEXED BY ${index} WHERE v.doc = +? AND v.kind = 'edge' AND v.deleted = 0${where.sql} AND (${bySource})
        ORDER BY v.seq DESC${limitSql(limit + 1)}`,
       doc,
       ...where.params,
@@ -351,28 +448,26 @@ export function edgesBetween(
   nodeIds: string[],
   limit: number,
 ): { rows: VersionRow[]; has_more: boolean } {
-  const seqs = db
-    .all<{ seq: number }>(
-      `WITH ids (id) AS (SELECT value FROM json_each(?)),
+  const rows = db.all<VersionRow & Record<string, SqlValue>>(
+    `WITH ids (id) AS (SELECT value FROM json_each(?)),
        edge_keys (key) AS (
          SELECT DISTINCT h.key FROM ids CROSS JOIN graph_heads h INDEXED BY graph_heads_by_key
-           ON h.doc = ? AND h.kind = 'edge' AND h.key > ids.id || '|' AND h.key < ids.id || '}'
+           ON h.doc = +? AND h.kind = 'edge' AND h.key > ids.id || '|' AND h.key < ids.id || '}'
          WHERE (${inViewSql("h", sources, "first_seq")})
            AND ${edgeTargetSql("h.key", "ids.id")} IN (SELECT id FROM ids)
        ),
        effective (seq) AS (
          SELECT (SELECT v.seq FROM graph_versions v INDEXED BY graph_versions_by_key
-                 WHERE v.doc = ? AND v.kind = 'edge' AND v.key = edge_keys.key AND (${inViewSql("v", sources)})
+                 WHERE v.doc = +? AND v.kind = 'edge' AND v.key = edge_keys.key AND (${inViewSql("v", sources)})
                  ORDER BY v.seq DESC LIMIT 1)
          FROM edge_keys
        )
-       SELECT v.seq FROM effective e JOIN graph_versions v ON v.seq = e.seq WHERE v.deleted = 0 ORDER BY v.seq DESC${limitSql(limit + 1)}`,
-      JSON.stringify(nodeIds),
-      doc,
-      doc,
-    )
-    .map((row) => row.seq);
-  return { rows: versionsBySeq(db, seqs.slice(0, limit)), has_more: seqs.length > limit };
+       SELECT ${QUALIFIED_COLUMNS} FROM effective e JOIN graph_versions v ON v.seq = e.seq WHERE v.deleted = 0 ORDER BY v.seq DESC${limitSql(limit + 1)}`,
+    JSON.stringify(nodeIds),
+    doc,
+    doc,
+  );
+  return { rows: rows.slice(0, limit), has_more: rows.length > limit };
 }
 
 /** The `to` part of an edge key `from|rel|to` whose `from` is `fromSql` (the text after the second `|`). */
@@ -383,8 +478,8 @@ function edgeTargetSql(keySql: string, fromSql: string): string {
 
 /** Live edges that start or end at `nodeId` (at most `limit` of each). */
 export function edgesTouching(db: Db, sources: Source[], doc: string, nodeId: string, limit: number): VersionRow[] {
-  const outgoing = effectiveEdges(db, sources, doc, { sql: " AND v.from_id = ?", params: [nodeId] }, "graph_edges_by_from", limit);
-  const incoming = effectiveEdges(db, sources, doc, { sql: " AND v.to_id = ?", params: [nodeId] }, "graph_edges_by_to", limit);
+  const outgoing = effectiveEdges(db, sources, doc, { sql: " AND v.from_id = +?", params: [nodeId] }, "graph_edges_by_from", limit);
+  const incoming = effectiveEdges(db, sources, doc, { sql: " AND v.to_id = +?", params: [nodeId] }, "graph_edges_by_to", limit);
   const byKey = new Map([...outgoing.rows, ...incoming.rows].map((row) => [row.key, row]));
   return [...byKey.values()];
 }
@@ -395,7 +490,7 @@ export function countLive(db: Db, sources: Source[], doc: string, kind: GraphKin
   for (const { source, nearer } of scansOf(sources)) {
     total +=
       db.one<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM graph_versions v WHERE v.branch_id = ? AND v.doc = ? AND v.kind = ?${asOfSql(source)} AND v.deleted = 0${notShadowedSql(nearer)}`,
+        `SELECT COUNT(*) AS n FROM graph_versions v WHERE v.branch_id = +? AND v.doc = +? AND v.kind = +?${asOfSql(source)} AND v.deleted = 0${notShadowedSql(nearer)}`,
         source.branch_id,
         doc,
         kind,

@@ -9,10 +9,11 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
-import { buildBundle } from "./bundle";
-import { activateIn, ensureRoom, logActivity } from "./record-writes";
+import { type BundleFrame, buildBundle, bundleOfOverflowingRefs } from "./bundle";
+import { activateIn, logActivity, requireRoom } from "./record-writes";
 import {
   type BundleWarning,
+  type ContextBundle,
   contextBundleSchema,
   DEFAULT_BUNDLE_CHARS,
   DEFAULT_STALE_AFTER_TICKS,
@@ -33,12 +34,10 @@ import {
   staleAfterField,
 } from "./records.schema";
 import {
+  type BundleRows,
+  bundleRowsOf,
   type ChangeRow,
   changesAfter,
-  childRefsOf,
-  childrenOf,
-  findRecord,
-  grandchildrenOf,
   type RecordRow,
   requireRecord,
   toRecord,
@@ -61,6 +60,7 @@ function activationSession(
   ctx: CommandContext,
   args: { session_id?: string | undefined; parent_session?: string | undefined; stale_after_ticks?: number | undefined },
   recordId: string,
+  tick: number,
 ): { session: SessionRow; started: boolean; resumed: boolean } {
   const staleAfter = args.stale_after_ticks ?? DEFAULT_STALE_AFTER_TICKS;
   if (args.session_id !== undefined && args.parent_session !== undefined) {
@@ -75,7 +75,6 @@ function activationSession(
     const named = namedSession(ctx, args.session_id, false);
     if (named.status === "open") return { session: named, started: false, resumed: false };
     // A closed session can be resumed, but starts fresh: in sync now, nothing active (close cleared it).
-    const tick = projectTick(ctx);
     markReopened(ctx.db, named.id, tick);
     logActivity(ctx, {
       at_tick: tick,
@@ -94,9 +93,13 @@ function activationSession(
         session_id: args.parent_session,
       });
     }
-    return { session: startSession(ctx, { parent, stale_after_ticks: staleAfter, record_id: recordId }), started: true, resumed: false };
+    return {
+      session: startSession(ctx, { parent, stale_after_ticks: staleAfter, record_id: recordId, tick }),
+      started: true,
+      resumed: false,
+    };
   }
-  return { session: startSession(ctx, { stale_after_ticks: staleAfter, record_id: recordId }), started: true, resumed: false };
+  return { session: startSession(ctx, { stale_after_ticks: staleAfter, record_id: recordId, tick }), started: true, resumed: false };
 }
 
 function bundleWarnings(
@@ -183,13 +186,14 @@ export const recordsActivate = defineCommand({
   },
   handler: (ctx, args) => {
     const record = requireRecord(ctx.db, args.id);
-    const { session, started, resumed } = activationSession(ctx, args, record.id);
     const tick = projectTick(ctx);
-    const previous = findActivation(ctx.db, session.id, record.id);
-    if (!previous) ensureRoom(ctx, session, record.id);
+    const { session, started, resumed } = activationSession(ctx, args, record.id, tick);
+    // A session this call started has nothing active yet, and its last activity is now already.
+    const previous = started ? undefined : findActivation(ctx.db, session.id, record.id);
+    if (!previous && !started) requireRoom(ctx, session);
     const others = sessionsWith(ctx.db, record.id, session.id, MAX_LISTED_SESSIONS).slice(0, MAX_LISTED_SESSIONS);
     activateIn(ctx, session, record, tick);
-    touchSession(ctx.db, session.id, ctx.nowMs);
+    if (!started) touchSession(ctx.db, session.id, ctx.nowMs);
     const changedSinceLoad = previous !== undefined && previous.loaded_version !== record.version;
     logActivity(ctx, {
       at_tick: tick,
@@ -220,24 +224,14 @@ export const recordsActivate = defineCommand({
       });
     }
 
-    const parent = record.parent_id === null ? null : (findRecord(ctx.db, record.parent_id) ?? null);
-    const open = childrenOf(ctx.db, record.id, true, MAX_BUNDLE_CHILDREN).slice(0, MAX_BUNDLE_CHILDREN);
-    // Other children are shown as refs: their bodies are never read.
-    const other = childRefsOf(ctx.db, record.id, false, MAX_BUNDLE_CHILDREN).slice(0, MAX_BUNDLE_CHILDREN);
-    const grand = grandchildrenOf(ctx.db, record.id, MAX_BUNDLE_CHILDREN, MAX_BUNDLE_GRANDCHILDREN);
-    const current = findSession(ctx.db, session.id) as SessionRow;
-    const context = buildBundle({
-      target: toRecord(record),
-      parent: parent ? toRecord(parent) : null,
-      openChildren: open.map(toRecord),
-      openChildrenTotal: record.open_children_count,
-      otherChildren: other.map(toRef),
-      otherChildrenTotal: record.children_count - record.open_children_count,
-      grandchildren: grand.rows.slice(0, MAX_BUNDLE_GRANDCHILDREN).map(toRef),
-      grandchildrenTotal: Math.max(grand.total, grand.rows.length),
-      warnings: bundleWarnings(record, parent, current, tick, others),
-      maxChars: args.max_chars ?? DEFAULT_BUNDLE_CHARS,
-    });
+    // Only the last activity moved since the session was read (activateIn writes the activation only).
+    const current: SessionRow = { ...session, last_activity_at_ms: ctx.nowMs };
+    const context = contextOf(
+      ctx,
+      record,
+      (parent) => bundleWarnings(record, parent, current, tick, others),
+      args.max_chars ?? DEFAULT_BUNDLE_CHARS,
+    );
     const first = listed[0];
     return {
       session_id: session.id,
@@ -256,11 +250,45 @@ export const recordsActivate = defineCommand({
             },
           }
         : {}),
-      active_records: activeRecordIds(ctx.db, session.id, MAX_ACTIVE_RECORDS),
+      // A session this call started has this record active, and nothing else.
+      active_records: started ? [record.id] : activeRecordIds(ctx.db, session.id, MAX_ACTIVE_RECORDS),
       project_tick: tick,
     };
   },
 });
+
+/**
+ * The context bundle of `record`: from the OPEN children's refs alone when those already overflow the
+ * budget (one small read; see `bundleOfOverflowingRefs`), else from every row the bundle may show.
+ */
+function contextOf(
+  ctx: CommandContext,
+  record: RecordRow,
+  warningsOf: (parent: RecordRow | null) => BundleWarning[],
+  maxChars: number,
+): ContextBundle {
+  const frameOf = (rows: BundleRows): BundleFrame => ({
+    target: toRecord(record),
+    parent: rows.parent ? toRecord(rows.parent) : null,
+    openChildrenTotal: record.open_children_count,
+    otherChildrenTotal: record.children_count - record.open_children_count,
+    grandchildrenTotal: Math.max(rows.grandTotal, rows.grandRows),
+    warnings: warningsOf(rows.parent ?? null),
+    maxChars,
+  });
+  if (record.open_children_count > 0) {
+    const refs = bundleRowsOf(ctx.db, record, MAX_BUNDLE_CHILDREN, MAX_BUNDLE_GRANDCHILDREN, true);
+    const bundle = bundleOfOverflowingRefs({ ...frameOf(refs), openChildRefs: refs.openRefs.map(toRef) });
+    if (bundle !== undefined) return bundle;
+  }
+  const rows = bundleRowsOf(ctx.db, record, MAX_BUNDLE_CHILDREN, MAX_BUNDLE_GRANDCHILDREN, false);
+  return buildBundle({
+    ...frameOf(rows),
+    openChildren: rows.open.map(toRecord),
+    otherChildren: rows.other.map(toRef),
+    grandchildren: rows.grand.map(toRef),
+  });
+}
 
 const changeSchema = z.object({
   record_id: z.string(),

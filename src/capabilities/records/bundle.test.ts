@@ -1,7 +1,8 @@
 // The context bundle's budget: OPEN children degrade to refs oldest first, then refs are dropped; the
 // target and parent stay whole; counts and the budget warning say what was left out.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type BundleInput, buildBundle } from "./bundle";
+import { type BundleInput, buildBundle, bundleOfOverflowingRefs, refOfRecord } from "./bundle";
 import type { RecordRef, RecordView } from "./records.schema";
 
 function record(id: string, body: string, parent: string | null = null): RecordView {
@@ -94,5 +95,46 @@ describe("context bundle", () => {
     const bundle = buildBundle(bounded);
     expect(bundle.counts.omitted).toBe(248);
     expect(bundle.warnings?.[0]).toMatchObject({ type: "budget", details: { omitted: 248 } });
+  });
+
+  it("from the OPEN children's refs alone, answers exactly as from the full lists whenever those refs overflow", () => {
+    const child = (n: number, body: number, state: "OPEN" | "LATER") => ({
+      ...record(`R${100 + n}`, "b".repeat(body), "R001"),
+      state,
+      children_count: n % 3,
+    });
+    const inputs = fc.record({
+      bodies: fc.array(fc.integer({ min: 0, max: 600 }), { maxLength: 60 }),
+      others: fc.integer({ min: 0, max: 40 }),
+      grand: fc.integer({ min: 0, max: 60 }),
+      extraOpen: fc.integer({ min: 0, max: 500 }),
+      parent: fc.boolean(),
+      maxChars: fc.integer({ min: 1_000, max: 20_000 }),
+    });
+    let decided = 0;
+    fc.assert(
+      fc.property(inputs, ({ bodies, others, grand, extraOpen, parent, maxChars }) => {
+        const open = bodies.map((body, n) => child(n, body, "OPEN"));
+        const full: BundleInput = {
+          target: record("R001", "target"),
+          parent: parent ? record("R000", "parent") : null,
+          openChildren: open,
+          openChildrenTotal: open.length + extraOpen,
+          otherChildren: Array.from({ length: others }, (_, n) => refOfRecord(child(200 + n, 0, "LATER"))),
+          otherChildrenTotal: others,
+          grandchildren: Array.from({ length: grand }, (_, n) => ref(`R${400 + n}`)),
+          grandchildrenTotal: grand + extraOpen,
+          warnings: [],
+          maxChars,
+        };
+        const fromRefs = bundleOfOverflowingRefs({ ...full, openChildRefs: open.map(refOfRecord) });
+        if (fromRefs === undefined) return;
+        decided++;
+        expect(JSON.stringify(fromRefs)).toBe(JSON.stringify(buildBundle(full)));
+      }),
+      { numRuns: 400, seed: 4 },
+    );
+    // The refs decide a good share of these inputs (the rest fall back to the full lists).
+    expect(decided).toBeGreaterThan(50);
   });
 });

@@ -5,22 +5,31 @@
  * first, then refs are dropped oldest first (grandchildren, other children, then degraded OPEN
  * children); the target and the parent are always whole (reasoning needs them). Counts say what the
  * bundle holds and what it left out. No I/O, no clock.
+ *
+ * When even the OPEN children's refs overflow the budget, the outcome is known from those refs alone
+ * (`bundleOfOverflowingRefs`): every step of the budget only shrinks the bundle, so every OPEN child
+ * degrades and every other child and grandchild is dropped, whatever their sizes. Activation then
+ * never reads the bodies of OPEN children nor the rows of the others.
  */
 import type { BundleWarning, ContextBundle, RecordRef, RecordView } from "./records.schema";
 
-export interface BundleInput {
+/** What a bundle holds besides its lists: the records shown whole, the counts, the warnings, the budget. */
+export interface BundleFrame {
   target: RecordView;
   parent: RecordView | null;
-  /** OPEN children in number order (at most the loading bound). */
-  openChildren: RecordView[];
   openChildrenTotal: number;
-  /** LATER / RESOLVED / DISCARDED children as refs, number order. */
-  otherChildren: RecordRef[];
   otherChildrenTotal: number;
-  grandchildren: RecordRef[];
   grandchildrenTotal: number;
   warnings: BundleWarning[];
   maxChars: number;
+}
+
+export interface BundleInput extends BundleFrame {
+  /** OPEN children in number order (at most the loading bound). */
+  openChildren: RecordView[];
+  /** LATER / RESOLVED / DISCARDED children as refs, number order. */
+  otherChildren: RecordRef[];
+  grandchildren: RecordRef[];
 }
 
 /** Characters kept free for the budget warning itself when the bundle had to shrink. */
@@ -48,7 +57,7 @@ interface Lists {
   grand: RecordRef[];
 }
 
-function assemble(input: BundleInput, lists: Lists, warnings: BundleWarning[]): ContextBundle {
+function assemble(input: BundleFrame, lists: Lists, warnings: BundleWarning[]): ContextBundle {
   const shown = lists.open.length + lists.openRefs.length + lists.other.length + lists.grand.length;
   const total = input.openChildrenTotal + input.otherChildrenTotal + input.grandchildrenTotal;
   const bundle: ContextBundle = {
@@ -107,6 +116,36 @@ export function buildBundle(input: BundleInput): ContextBundle {
     }
   }
 
+  return finish(input, lists, shrunk);
+}
+
+/**
+ * `buildBundle`'s answer when the OPEN children, all as refs and with nothing else, still exceed the
+ * budget — computed from those refs (`openChildRefs`: the same children `buildBundle` would get, as
+ * refs). The full bundle is then larger still (a record's JSON holds its ref's), so it shrinks; every
+ * OPEN child degrades (each step makes the bundle smaller, and even the last state is over the limit);
+ * every grandchild and other child is dropped (the bundle without them is still over the limit); and
+ * refs go oldest first until the rest fits. Undefined when the refs fit: the caller builds the bundle
+ * from the full lists.
+ */
+export function bundleOfOverflowingRefs(input: BundleFrame & { openChildRefs: RecordRef[] }): ContextBundle | undefined {
+  const refs = [...input.openChildRefs];
+  if (refs.length === 0) return undefined;
+  const skeleton = size(assemble(input, { open: [], openRefs: [], other: [], grand: [] }, input.warnings));
+  const sizes = refs.map(size);
+  let sum = sizes.reduce((total, n) => total + n, 0);
+  const total = () => skeleton + (refs.length === 0 ? 0 : sum + refs.length - 1);
+  if (total() <= input.maxChars) return undefined;
+  const limit = input.maxChars - BUDGET_WARNING_RESERVE;
+  while (refs.length > 0 && total() > limit) {
+    refs.shift();
+    sum -= sizes.shift() as number;
+  }
+  return finish(input, { open: [], openRefs: refs, other: [], grand: [] }, true);
+}
+
+/** The bundle of the lists the budget left, with the budget warning when it shrank or left children out. */
+function finish(input: BundleFrame, lists: Lists, shrunk: boolean): ContextBundle {
   const shown = lists.open.length + lists.openRefs.length + lists.other.length + lists.grand.length;
   const omitted = input.openChildrenTotal + input.otherChildrenTotal + input.grandchildrenTotal - shown;
   const warnings = [...input.warnings];

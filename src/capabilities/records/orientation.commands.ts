@@ -32,7 +32,7 @@ import {
   stateSchema,
 } from "./records.schema";
 import { countBy, findRef, type ListFilter, listRefs, type RefRow, refsBy, requireRecord, toRef } from "./records.store";
-import { countMatches, searchRecords } from "./search.store";
+import { searchRecords } from "./search.store";
 import { ftsQuery } from "./search-query";
 import { projectTick, sessionStatus } from "./session-select";
 import { activeRecordIdsOf, countOpenSessions, openSessions } from "./sessions.store";
@@ -168,9 +168,8 @@ export const recordsSearch = defineCommand({
     }
     if (query.match === null) return { results: [], total: 0, total_capped: false, terms: [] };
     const filter = { types: args.types, states: args.states, underPath: under };
-    const rows = searchRecords(ctx.db, query.match, filter, args.limit);
+    const { rows, total } = searchRecords(ctx.db, query.match, filter, args.limit, MAX_COUNTED_RECORDS);
     const best = rows[0]?.score ?? 0;
-    const total = countMatches(ctx.db, query.match, filter, MAX_COUNTED_RECORDS);
     return {
       results: rows.map((row) => ({
         ...toRef(row),

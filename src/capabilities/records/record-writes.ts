@@ -78,6 +78,11 @@ export function storeVersion(
 /** A session may hold MAX_ACTIVE_RECORDS active records; one more is refused. */
 export function ensureRoom(ctx: CommandContext, session: SessionRow, recordId: string): void {
   if (findActivation(ctx.db, session.id, recordId)) return;
+  requireRoom(ctx, session);
+}
+
+/** Room for one more active record in `session` (the record is known not to be active there). */
+export function requireRoom(ctx: CommandContext, session: SessionRow): void {
   if (countActive(ctx.db, session.id) < MAX_ACTIVE_RECORDS) return;
   fail(
     "BUDGET_EXCEEDED",

@@ -45,6 +45,8 @@ type SqlRow<T> = T & Record<string, string | number | null>;
 const RECORD_COLUMNS =
   "num, id, type, title, summary, body, state, state_reason, parent_id, path, depth, resolved_by, related_json, metadata_json, version, children_count, open_children_count, created_tick, modified_tick, modified_by_session, created_by, created_at_ms, modified_at_ms";
 export const REF_COLUMNS = "num, id, type, title, summary, state, parent_id, path, depth, children_count, open_children_count";
+const RECORD_COLUMN_LIST = RECORD_COLUMNS.split(", ");
+const REF_COLUMN_SET = new Set(REF_COLUMNS.split(", "));
 
 /** Width of one path segment: the record number, zero-padded so that path order is tree order. */
 const PATH_SEGMENT_DIGITS = 8;
@@ -206,6 +208,65 @@ export function grandchildrenOf(db: Db, id: string, childLimit: number, limit: n
     JSON.stringify(parents),
   );
   return { rows, total };
+}
+
+/** What an activation's bundle reads of a record's family (see `bundleRowsOf`). */
+export interface BundleRows {
+  parent: RecordRow | undefined;
+  /** OPEN children in number order: whole rows, or refs only (`openAsRefs`). */
+  open: RecordRow[];
+  openRefs: RefRow[];
+  /** Other children and grandchildren as refs, in number order (empty when `openAsRefs`). */
+  other: RefRow[];
+  grand: RefRow[];
+  /** The grandchildren under the first `childLimit` children: their parents' counters, and the rows found (at most `grandLimit + 1`). */
+  grandTotal: number;
+  grandRows: number;
+}
+
+/**
+ * Everything a context bundle reads, in one statement (a Durable Object pays a fixed cost per
+ * statement): the parent, the first `childLimit` OPEN children, the first `childLimit` other children,
+ * and the first `grandLimit` children of the first `childLimit` children, each part tagged; the
+ * grandchildren's counts ride on every row. With `openAsRefs`, only the parent, the OPEN children as
+ * refs and the counts are read (the bundle may not need the rest: see `bundleOfOverflowingRefs`).
+ */
+export function bundleRowsOf(db: Db, record: RecordRow, childLimit: number, grandLimit: number, openAsRefs: boolean): BundleRows {
+  const children = Math.trunc(childLimit);
+  // Ref parts carry the record columns a ref does not use as NULL, so that every part has one shape.
+  const refColumns = RECORD_COLUMN_LIST.map((column) => (REF_COLUMN_SET.has(column) ? column : `NULL AS ${column}`)).join(", ");
+  const firstChildren = `SELECT id, children_count FROM records INDEXED BY records_by_parent WHERE parent_id = +?2 ORDER BY num LIMIT ${children}`;
+  const grandParents = `SELECT id FROM (${firstChildren}) WHERE children_count > 0`;
+  const parts = [
+    `SELECT 0 AS part, ${RECORD_COLUMNS} FROM records WHERE id = ?1`,
+    `SELECT 1 AS part, * FROM (SELECT ${openAsRefs ? refColumns : RECORD_COLUMNS} FROM records INDEXED BY records_by_parent
+       WHERE parent_id = +?2 AND state = 'OPEN' ORDER BY num LIMIT ${children})`,
+    ...(openAsRefs
+      ? []
+      : [
+          `SELECT 2 AS part, * FROM (SELECT ${refColumns} FROM records INDEXED BY records_by_parent
+             WHERE parent_id = +?2 AND state <> 'OPEN' ORDER BY num LIMIT ${children})`,
+          `SELECT 3 AS part, * FROM (SELECT ${refColumns} FROM records WHERE parent_id IN (${grandParents}) ORDER BY num LIMIT ${Math.trunc(grandLimit)})`,
+        ]),
+  ];
+  const rows = db.all<SqlRow<RecordRow & { part: number; grand_total: number; grand_rows: number }>>(
+    `SELECT q.*, (SELECT total(children_count) FROM (${firstChildren})) AS grand_total,
+       (SELECT count(*) FROM (SELECT 1 FROM records WHERE parent_id IN (${grandParents}) LIMIT ${Math.trunc(grandLimit) + 1})) AS grand_rows
+     FROM (${parts.join(" UNION ALL ")}) q`,
+    record.parent_id,
+    record.id,
+  );
+  const part = (n: number) => rows.filter((row) => row.part === n).sort((a, b) => a.num - b.num);
+  const open = part(1);
+  return {
+    parent: part(0)[0],
+    open: openAsRefs ? [] : open,
+    openRefs: openAsRefs ? open : [],
+    other: part(2),
+    grand: part(3),
+    grandTotal: rows[0]?.grand_total ?? 0,
+    grandRows: rows[0]?.grand_rows ?? 0,
+  };
 }
 
 export interface ListFilter {

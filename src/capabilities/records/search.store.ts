@@ -50,19 +50,28 @@ function filtered(filter: SearchFilter): boolean {
 type Sql<T> = T & Record<string, string | number | null>;
 
 /**
- * The best `limit` matches, best first; `score` is -bm25 (larger is better, 0 or more).
+ * The best `limit` matches, best first (`score` is -bm25: larger is better, 0 or more), and all
+ * matches counted up to `cap + 1`.
  *
- * Without filters the ranking runs inside the full-text index alone: every match is scored, but no
- * `records` row is read and no snippet made for a match that does not make the page (with a join and
- * a snippet in the ranking query, SQLite reads both for every match before sorting: most of the cost
- * of a common word). Then the page's snippets (one scan of the matches, the snippet made for the page's
- * rows only) and its refs. Same rows, scores, snippets and order as the one-statement form, which
- * filtered searches use (their filters need the `records` row of every match anyway).
+ * Without filters it is one statement (a Durable Object pays a fixed cost per statement), and the
+ * ranking runs inside the full-text index alone: every match is scored, but no `records` row is read
+ * and no snippet made for a match that does not make the page (with a join and a snippet in the
+ * ranking query, SQLite reads both for every match before sorting: most of the cost of a common word).
+ * Then the page's snippets (one scan of the matches, the snippet made for the page's rows only) and its
+ * refs, and the count in the index alone (every index row has its record), as one more row. Same rows,
+ * scores, snippets and order as the one-statement form, which filtered searches use (their filters
+ * need the `records` row of every match anyway).
  */
-export function searchRecords(db: Db, match: string, filter: SearchFilter, limit: number): SearchRow[] {
+export function searchRecords(
+  db: Db,
+  match: string,
+  filter: SearchFilter,
+  limit: number,
+  cap: number,
+): { rows: SearchRow[]; total: number } {
   if (filtered(filter)) {
     const { sql, params } = where(filter);
-    return db.all<Sql<SearchRow>>(
+    const rows = db.all<Sql<SearchRow>>(
       `SELECT r.num, r.id, r.type, r.title, r.summary, r.state, r.parent_id, r.path, r.depth, r.children_count, r.open_children_count,
          -bm25(records_fts, ${WEIGHTS}) AS score, ${SNIPPET} AS snippet
        FROM records_fts JOIN records r ON r.num = records_fts.rowid
@@ -70,52 +79,37 @@ export function searchRecords(db: Db, match: string, filter: SearchFilter, limit
       match,
       ...params,
     );
+    const total =
+      db.one<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM records_fts JOIN records r ON r.num = records_fts.rowid WHERE ${sql} LIMIT ${Math.trunc(cap) + 1})`,
+        match,
+        ...params,
+      )?.n ?? 0;
+    return { rows, total };
   }
-  const top = db.all<{ num: number; bm: number }>(
-    `SELECT rowid AS num, bm25(records_fts, ${WEIGHTS}) AS bm FROM records_fts WHERE records_fts MATCH ?
-     ORDER BY bm, rowid LIMIT ${Math.trunc(limit)}`,
+  // `+rowid`: a filter on the scan of the matches, not a rowid lookup (which would re-read the index per row).
+  const found = db.all<Sql<SearchRow & { bm: number | null; total: number | null }>>(
+    `WITH top (num, bm) AS MATERIALIZED (
+       SELECT rowid, bm25(records_fts, ${WEIGHTS}) FROM records_fts WHERE records_fts MATCH ?1 ORDER BY 2, rowid LIMIT ${Math.trunc(limit)}
+     ),
+     snippets (num, snippet) AS (
+       SELECT rowid, ${SNIPPET} FROM records_fts WHERE records_fts MATCH ?1 AND +rowid IN (SELECT num FROM top)
+     )
+     SELECT ${REF_COLUMNS.split(", ")
+       .map((column) => `r.${column}`)
+       .join(", ")}, t.bm, s.snippet, NULL AS total
+     FROM top t JOIN snippets s ON s.num = t.num JOIN records r ON r.num = t.num
+     UNION ALL
+     SELECT ${REF_COLUMNS.split(", ")
+       .map(() => "NULL")
+       .join(
+         ", ",
+       )}, NULL, NULL, (SELECT COUNT(*) FROM (SELECT 1 FROM records_fts WHERE records_fts MATCH ?1 LIMIT ${Math.trunc(cap) + 1}))`,
     match,
   );
-  if (top.length === 0) return [];
-  const nums = JSON.stringify(top.map((row) => row.num));
-  // `+rowid`: a filter on the scan of the matches, not a rowid lookup (which would re-read the index per row).
-  const snippets = new Map(
-    db
-      .all<{ num: number; snippet: string }>(
-        `SELECT rowid AS num, ${SNIPPET} AS snippet FROM records_fts WHERE records_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`,
-        match,
-        nums,
-      )
-      .map((row) => [row.num, row.snippet]),
-  );
-  const refs = new Map(
-    db
-      .all<Sql<RefRow>>(`SELECT ${REF_COLUMNS} FROM records WHERE num IN (SELECT value FROM json_each(?))`, nums)
-      .map((row) => [row.num, row]),
-  );
-  return top.flatMap((row) => {
-    const ref = refs.get(row.num);
-    const snippet = snippets.get(row.num);
-    return ref === undefined || snippet === undefined ? [] : [{ ...ref, score: -row.bm, snippet }];
-  });
-}
-
-/** All matches, counted up to `cap + 1` (without filters, in the full-text index alone: every match has its record). */
-export function countMatches(db: Db, match: string, filter: SearchFilter, cap: number): number {
-  if (!filtered(filter)) {
-    return (
-      db.one<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM records_fts WHERE records_fts MATCH ? LIMIT ${Math.trunc(cap) + 1})`,
-        match,
-      )?.n ?? 0
-    );
-  }
-  const { sql, params } = where(filter);
-  return (
-    db.one<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM records_fts JOIN records r ON r.num = records_fts.rowid WHERE ${sql} LIMIT ${Math.trunc(cap) + 1})`,
-      match,
-      ...params,
-    )?.n ?? 0
-  );
+  const rows = found
+    .filter((row) => row.bm !== null)
+    .sort((a, b) => (a.bm as number) - (b.bm as number) || a.num - b.num)
+    .map(({ bm, total: _total, ...row }) => ({ ...row, score: -(bm as number) }));
+  return { rows, total: found.find((row) => row.total !== null)?.total ?? 0 };
 }

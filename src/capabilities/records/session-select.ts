@@ -113,11 +113,13 @@ export interface StartOptions {
   stale_after_ticks: number;
   /** The record whose activation or creation starts the session (logged with the start). */
   record_id?: string | undefined;
+  /** The project tick, when the caller has read it already (it is read otherwise). */
+  tick?: number | undefined;
 }
 
 /** Starts a session for the caller, in sync with the project now; logs session_started or session_branched. */
 export function startSession(ctx: CommandContext, options: StartOptions): SessionRow {
-  const tick = projectTick(ctx);
+  const tick = options.tick ?? projectTick(ctx);
   const { num, id } = nextSessionId(ctx.db);
   const row: SessionRow = {
     num,

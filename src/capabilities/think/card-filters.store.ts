@@ -9,7 +9,7 @@ import { CLOSED_STATUSES } from "./engine";
 export const ANY: Where = { sql: "", params: [] };
 
 export function ofType(type: string): Where {
-  return { sql: " AND v.node_type = ?", params: [type] };
+  return { sql: " AND v.node_type = +?", params: [type] };
 }
 
 /** Not closed: the cold archive leaves closed cards out. */

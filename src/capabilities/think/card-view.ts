@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import type { Source } from "../branches/branches.store";
 import { nodeSchema } from "../graph/graph.schema";
-import { queryPage, toNode, type VersionRow, type Where } from "../graph/graph.store";
+import { type NodePage, queryPages, toNode, type VersionRow, type Where } from "../graph/graph.store";
 import { allOf } from "./card-filters.store";
 import { cardWhere, laneOf } from "./cards";
 
@@ -48,12 +48,30 @@ export function visibleCards(
   filter: Where,
   page: { limit: number; allLanes: boolean; before?: number | undefined },
 ): CardPage {
-  if (page.limit === 0) return { cards: [] };
-  const found = queryPage(ctx.db, graphDoc, sources, {
-    before: page.before,
-    limit: page.limit,
-    where: allOf(cardWhere(ctx, page.allLanes), filter),
-  });
+  return visibleCardPages(ctx, graphDoc, sources, [{ filter, limit: page.limit, before: page.before }], page.allLanes)[0] as CardPage;
+}
+
+/** Several card pages of one view (each as `visibleCards` reads it), read in one statement. */
+export function visibleCardPages(
+  ctx: CommandContext,
+  graphDoc: string,
+  sources: Source[],
+  pages: { filter: Where; limit: number; before?: number | undefined }[],
+  allLanes: boolean,
+): CardPage[] {
+  const lanes = cardWhere(ctx, allLanes);
+  const asked = pages.filter((page) => page.limit > 0);
+  const found = queryPages(
+    ctx.db,
+    graphDoc,
+    sources,
+    asked.map((page) => ({ before: page.before, limit: page.limit, where: allOf(lanes, page.filter) })),
+  );
+  let next = 0;
+  return pages.map((page) => (page.limit === 0 ? { cards: [] } : cardPageOf(found[next++] as NodePage)));
+}
+
+function cardPageOf(found: NodePage): CardPage {
   const cards = found.rows.map(toCard);
   if (!found.has_more) return { cards };
   // More remain: either a source stopped at its examined bound (continue there) or the page is full.

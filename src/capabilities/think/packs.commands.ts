@@ -11,7 +11,7 @@ import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
 import type { Warning } from "../../shared/result";
-import { type Branch, checkoutOf, sourcesOf } from "../branches/branches.store";
+import { checkoutOf, type Source, sourcesOf } from "../branches/branches.store";
 import { readTail } from "../docs/docs.commands";
 import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
 import { paginationSchema } from "../docs/paging";
@@ -20,7 +20,7 @@ import type { Where } from "../graph/graph.store";
 import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { ANY, BLOCKERS, ofType } from "./card-filters.store";
-import { cardSchema, visibleCards } from "./card-view";
+import { type Card, cardSchema, visibleCardPages, visibleCards } from "./card-view";
 import { engineSchema } from "./engine.schema";
 import { engineOver } from "./engine.slice";
 
@@ -29,8 +29,8 @@ const DEFAULTS = { notes: 20, trace: 50, cards: 30, signals: 5 } as const;
 
 const limit = (fallback: number) => z.number().int().min(0).max(MAX_LIST_LIMIT).default(fallback);
 
-function cardsOf(ctx: CommandContext, branch: Branch, graphDoc: string, extra: Where, limitCards: number, allLanes: boolean) {
-  return visibleCards(ctx, graphDoc, sourcesOf(ctx.db, branch), extra, { limit: limitCards, allLanes }).cards;
+function cardsOf(ctx: CommandContext, sources: Source[], graphDoc: string, extra: Where, limitCards: number, allLanes: boolean) {
+  return visibleCards(ctx, graphDoc, sources, extra, { limit: limitCards, allLanes }).cards;
 }
 
 /** Blockers: cards marked blocked, and questions still open. */
@@ -163,30 +163,33 @@ export const contextPack = defineCommand({
       trace: scope.ref?.trace_doc ?? args.trace_doc ?? DEFAULT_DOCS.trace,
       graph: scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph,
     };
+    // The branch's sources are read once and shared by every list of the pack.
+    const sources = sourcesOf(ctx.db, scope.branch);
     const notes =
       args.notes_limit === 0
         ? { entries: [], pagination: { cursor: null, has_more: false, limit: 0, count: 0 } }
-        : readTail(ctx, scope.branch, docs.notes, undefined, args.notes_limit);
+        : readTail(ctx, scope.branch, docs.notes, undefined, args.notes_limit, sources);
     const trace =
       args.trace_limit === 0
         ? { entries: [], pagination: { cursor: null, has_more: false, limit: 0, count: 0 } }
-        : readTail(ctx, scope.branch, docs.trace, undefined, args.trace_limit);
-    const cards = cardsOf(ctx, scope.branch, docs.graph, ANY, args.limit_cards, args.all_lanes);
-    const decisions = cardsOf(ctx, scope.branch, docs.graph, ofType("decision"), args.decisions_limit, args.all_lanes);
-    const evidence = cardsOf(ctx, scope.branch, docs.graph, ofType("evidence"), args.evidence_limit, args.all_lanes);
-    const blockers = cardsOf(ctx, scope.branch, docs.graph, BLOCKERS, args.blockers_limit, args.all_lanes);
+        : readTail(ctx, scope.branch, docs.trace, undefined, args.trace_limit, sources);
+    const [cards, decisions, evidence, blockers] = visibleCardPages(
+      ctx,
+      docs.graph,
+      sources,
+      [
+        { filter: ANY, limit: args.limit_cards },
+        { filter: ofType("decision"), limit: args.decisions_limit },
+        { filter: ofType("evidence"), limit: args.evidence_limit },
+        { filter: BLOCKERS, limit: args.blockers_limit },
+      ],
+      args.all_lanes,
+    ).map((page) => page.cards) as [Card[], Card[], Card[], Card[]];
     const engineScope =
       scope.target !== undefined ? { target: scope.target } : { branch: scope.branch.name, trace_doc: docs.trace, graph_doc: docs.graph };
-    const engine = engineOver(
-      ctx,
-      sourcesOf(ctx.db, scope.branch),
-      docs.graph,
-      [...cards, ...decisions, ...evidence, ...blockers],
-      trace.entries,
-      {
-        scope: engineScope,
-      },
-    );
+    const engine = engineOver(ctx, sources, docs.graph, [...cards, ...decisions, ...evidence, ...blockers], trace.entries, {
+      scope: engineScope,
+    });
     const pack = {
       requested: { target: scope.target ?? null, ref: args.ref ?? null },
       branch: scope.branch.name,
@@ -216,10 +219,11 @@ export const contextPack = defineCommand({
 function bridgeToCheckout(ctx: CommandContext, allLanes: boolean) {
   const checkout = checkoutOf(ctx.db, ctx.principal.agent_id);
   const docs = { notes: DEFAULT_DOCS.notes, trace: DEFAULT_DOCS.trace, graph: DEFAULT_DOCS.graph };
+  const sources = sourcesOf(ctx.db, checkout);
   const has = {
-    notes: readTail(ctx, checkout, docs.notes, undefined, 1).entries.length > 0,
-    trace: readTail(ctx, checkout, docs.trace, undefined, 1).entries.length > 0,
-    cards: cardsOf(ctx, checkout, docs.graph, ANY, 1, allLanes).length > 0,
+    notes: readTail(ctx, checkout, docs.notes, undefined, 1, sources).entries.length > 0,
+    trace: readTail(ctx, checkout, docs.trace, undefined, 1, sources).entries.length > 0,
+    cards: cardsOf(ctx, sources, docs.graph, ANY, 1, allLanes).length > 0,
   };
   return has.notes || has.trace || has.cards ? { checkout: checkout.name, docs, has } : undefined;
 }
@@ -263,7 +267,7 @@ export const thinkPack = defineCommand({
         fields: ["target", "graph_doc"],
       });
     const graphDoc = scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph;
-    const cards = cardsOf(ctx, scope.branch, graphDoc, ANY, args.limit_cards, args.all_lanes).map((card) => ({
+    const cards = cardsOf(ctx, sourcesOf(ctx.db, scope.branch), graphDoc, ANY, args.limit_cards, args.all_lanes).map((card) => ({
       id: card.id,
       type: card.type,
       ...(card.title !== undefined ? { title: card.title } : card.text !== undefined ? { title: card.text.slice(0, 120) } : {}),

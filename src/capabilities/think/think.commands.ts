@@ -15,7 +15,9 @@ import { pagination, paginationSchema, repairPagination } from "../docs/paging";
 import { GRAPH_KEEP, MAX_NODE_TEXT_CHARS, MAX_TAG_CHARS, MAX_TAGS, nodeIdSchema } from "../graph/graph.schema";
 import { toNode } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
+import { usesTextIndex } from "../graph/graph-text-search.store";
 import { ANY } from "./card-filters.store";
+import { searchedCards } from "./card-search";
 import { type CardPage, cardSchema, visibleCards } from "./card-view";
 import { linkCards, requireCard, requireOwnCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
 import { CARD_TYPES, type CardInput, CardParseError, isCardType, normalizeCard } from "./cards.parse";
@@ -274,7 +276,12 @@ export const thinkQuery = defineCommand({
       tags_all: args.tags_all,
       text: args.text,
     });
-    return cardPageOutput(scope, visibleCards(ctx, scope.cards.graphDoc, scope.cards.sources, filters, pageArgs(args)), args);
+    const { graphDoc, sources } = scope.cards;
+    // A text of 3+ characters is looked up in the graph's trigram index; otherwise the view is scanned.
+    const page = usesTextIndex(args.text)
+      ? searchedCards(ctx, graphDoc, sources, args.text, filters, pageArgs(args))
+      : visibleCards(ctx, graphDoc, sources, filters, pageArgs(args));
+    return cardPageOutput(scope, page, args);
   },
 });
 

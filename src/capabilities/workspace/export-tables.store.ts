@@ -72,6 +72,8 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   _migrations: "the schema version travels in the header; a restore needs a server at the same version",
   clocks: "the clocks travel in the header and the trailer; the trailer sets them",
   records_fts: "the full-text index (and FTS5's shadow tables) is rebuilt from `records` as its rows are restored",
+  graph_node_text:
+    "the trigram index of node versions (and FTS5's shadow tables) is rebuilt from `graph_versions` as its rows are restored",
 };
 
 /** The tables the workspace's migrations create (the platform adds its own, e.g. `_cf_…`: not ours to export). */

@@ -1,0 +1,34 @@
+/**
+ * think_query's text search through the graph's trigram index (`graph-text-search.store.ts`): the
+ * cards `visibleCards` would show (card types, the lanes the caller may see, the other filters), found
+ * from the index instead of a bounded scan, with the same page and next-page rule.
+ */
+import type { CommandContext } from "../../commands/context";
+import type { Source } from "../branches/branches.store";
+import type { Where } from "../graph/graph.store";
+import { textSearchPage } from "../graph/graph-text-search.store";
+import { allOf } from "./card-filters.store";
+import { type CardPage, toCard } from "./card-view";
+import { cardWhere } from "./cards";
+
+/** One page of the visible cards of `graphDoc` containing `text` (3+ characters: `usesTextIndex`) and matching `filter`. */
+export function searchedCards(
+  ctx: CommandContext,
+  graphDoc: string,
+  sources: Source[],
+  text: string,
+  filter: Where,
+  page: { limit: number; allLanes: boolean; before?: number | undefined },
+): CardPage {
+  const found = textSearchPage(ctx.db, graphDoc, sources, {
+    text,
+    before: page.before,
+    limit: page.limit,
+    where: allOf(cardWhere(ctx, page.allLanes), filter),
+  });
+  const cards = found.rows.map(toCard);
+  if (!found.has_more) return { cards };
+  // More remain: either the search stopped at its examined bound (continue there) or the page is full.
+  const next = found.next_before ?? cards[cards.length - 1]?.last_seq;
+  return next === undefined ? { cards } : { cards, next };
+}
