@@ -10,6 +10,7 @@ import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
+import { keyedPageRepair, keyedPaginationSchema } from "../../shared/keyed-page";
 import { getMeta } from "../../workspace/meta";
 import { listActivity } from "./activity.store";
 import {
@@ -183,26 +184,12 @@ export const recordsSearch = defineCommand({
   },
 });
 
-const listPaginationSchema = z.object({
-  cursor: z.string().nullable(),
-  next_cursor: z.string().optional(),
-  has_more: z.boolean(),
-  limit: z.number(),
-  count: z.number(),
-});
-
-/** Budget hook of list_records: after items were dropped from the end, continue after the last one shown. */
-function repairListPage(payload: Record<string, unknown>, original: Record<string, unknown>): Record<string, unknown> {
-  const list = payload.records as { id: string }[] | undefined;
-  const before = original.records as unknown[] | undefined;
-  const page = payload.pagination as z.infer<typeof listPaginationSchema> | undefined;
-  if (!list || !before || !page || list.length === before.length) return payload;
-  const last = list[list.length - 1]?.id ?? page.cursor;
-  const { next_cursor: _dropped, ...rest } = page;
-  return { ...payload, pagination: { ...rest, count: list.length, has_more: true, ...(last ? { next_cursor: last } : {}) } };
-}
-
-const LIST_BUDGET: BudgetSpec = { lists: ["records"], keep: ["id", "state", "depth"], trimFromEnd: true, repair: repairListPage };
+const LIST_BUDGET: BudgetSpec = {
+  lists: ["records"],
+  keep: ["id", "state", "depth"],
+  trimFromEnd: true,
+  repair: keyedPageRepair("records", "id"),
+};
 
 export const recordsList = defineCommand({
   name: "records.list",
@@ -219,7 +206,7 @@ export const recordsList = defineCommand({
     cursor: recordIdSchema.optional().describe("The last id of the previous page (its next_cursor)."),
     ...projectIdField,
   },
-  output: { records: z.array(recordRefSchema.extend({ depth: z.number() })), pagination: listPaginationSchema },
+  output: { records: z.array(recordRefSchema.extend({ depth: z.number() })), pagination: keyedPaginationSchema },
   budget: LIST_BUDGET,
   handler: (ctx, args) => {
     const filter: ListFilter = { states: args.states, types: args.types };
