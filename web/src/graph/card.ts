@@ -7,6 +7,7 @@ import { read } from "../api";
 import { badge, el, table } from "../dom";
 import { time } from "../format";
 import { onClick } from "../views/actions";
+import type { GraphNode } from "./load";
 
 interface Other {
   id: string;
@@ -36,16 +37,7 @@ interface Version {
 }
 
 interface NodeShow {
-  node: {
-    id: string;
-    type: string;
-    title?: string;
-    text?: string;
-    status?: string;
-    tags: string[];
-    meta?: Record<string, unknown>;
-    deleted: boolean;
-  };
+  node: Omit<GraphNode, "last_seq"> & { deleted: boolean };
   versions: Version[];
   versions_pagination: { has_more: boolean; next_cursor?: number };
   edges: NodeEdge[];
