@@ -25,7 +25,7 @@ import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { loadAverage, machineInfo } from "./bench/machine.ts";
 import { fmtInt, writeJsonReport } from "./bench/report.ts";
-import { installShutdownHooks, isShuttingDown, log, shutdown, shutdownSignal, startDevServer } from "./lib/dev-server.ts";
+import { log, runScript, shutdownSignal, startDevServer } from "./lib/dev-server.ts";
 import { createMcpClient } from "./lib/mcp-http.ts";
 import { type PeerOptions, parsePeerOptions } from "./peers/options.ts";
 import { OurSide } from "./peers/ours.ts";
@@ -76,26 +76,4 @@ async function main(options: PeerOptions): Promise<number> {
   return 0;
 }
 
-installShutdownHooks();
-
-let options: PeerOptions;
-try {
-  options = parsePeerOptions(process.argv.slice(2));
-} catch (error) {
-  console.error(`bench:peers: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(2);
-}
-
-const deadline = setTimeout(() => {
-  console.error(`bench:peers: overall timeout of ${options.timeoutMinutes} minutes reached; stopping both servers`);
-  void shutdown(1);
-}, options.timeoutMinutes * 60_000);
-deadline.unref();
-
-main(options).then(
-  (code) => shutdown(code),
-  (error: unknown) => {
-    if (!isShuttingDown()) console.error(`bench:peers failed: ${error instanceof Error ? error.message : String(error)}`);
-    return shutdown(1);
-  },
-);
+runScript("bench:peers", parsePeerOptions, main);

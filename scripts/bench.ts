@@ -92,7 +92,7 @@ import {
 } from "./bench/report.ts";
 import { summarize } from "./bench/sampling.ts";
 import { seed, verifyPage } from "./bench/seed.ts";
-import { installShutdownHooks, isShuttingDown, log, shutdown, shutdownSignal, startDevServer } from "./lib/dev-server.ts";
+import { log, runScript, shutdownSignal, startDevServer } from "./lib/dev-server.ts";
 import { createMcpClient } from "./lib/mcp-http.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -222,26 +222,4 @@ async function main(options: Options): Promise<number> {
   return 0;
 }
 
-installShutdownHooks();
-
-let options: Options;
-try {
-  options = parseOptions(process.argv.slice(2));
-} catch (error) {
-  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(2);
-}
-
-const deadline = setTimeout(() => {
-  console.error(`bench: overall timeout of ${options.timeoutMinutes} minutes reached; stopping the server`);
-  void shutdown(1);
-}, options.timeoutMinutes * 60_000);
-deadline.unref();
-
-main(options).then(
-  (code) => shutdown(code),
-  (error: unknown) => {
-    if (!isShuttingDown()) console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
-    return shutdown(1);
-  },
-);
+runScript("bench", parseOptions, main);

@@ -152,6 +152,38 @@ export function installShutdownHooks(): void {
   }
 }
 
+/**
+ * A script's whole life around the server: parse its options (a bad one prints why and exits 2), arm
+ * an overall deadline (the server is stopped and the run exits 1 when it runs out), run `main`, and shut
+ * down with its exit code (1 and the error's message if it threw). `name` prefixes the messages.
+ */
+export function runScript<O extends { timeoutMinutes: number }>(
+  name: string,
+  parse: (argv: string[]) => O,
+  main: (options: O) => Promise<number>,
+): void {
+  installShutdownHooks();
+  let options: O;
+  try {
+    options = parse(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
+  const deadline = setTimeout(() => {
+    console.error(`${name}: overall timeout of ${options.timeoutMinutes} minutes reached; stopping the server`);
+    void shutdown(1);
+  }, options.timeoutMinutes * 60_000);
+  deadline.unref();
+  main(options).then(
+    (code) => shutdown(code),
+    (error: unknown) => {
+      if (!isShuttingDown()) console.error(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return shutdown(1);
+    },
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Starting the server
 
