@@ -12,7 +12,7 @@
 
 import { ensureMain } from "../capabilities/branches/branches.store";
 import { compactCapsule, nextState } from "../capabilities/system/next-engine";
-import { isRestoreCall, refuseWhileRestoring } from "../capabilities/workspace/restore-state";
+import { isRestoreCall, parseRestore, refuseWhileRestoring } from "../capabilities/workspace/restore-state";
 import { findCommand } from "../commands/catalog";
 import type { CommandContext, JournalNote, Principal } from "../commands/context";
 import type { WorkspaceCommand } from "../commands/registry";
@@ -23,7 +23,7 @@ import { err, ok, type Result, type Warning } from "../shared/result";
 import type { Db } from "./db";
 import { fingerprint, remember, replay } from "./idempotency";
 import { appendJournal } from "./journal";
-import { getMeta, noteChange, setMeta } from "./meta";
+import { getMeta, getMetas, noteChange, setMeta } from "./meta";
 
 export interface ExecuteRequest {
   command: string;
@@ -145,14 +145,15 @@ function runWrite(
   const restoring = isRestoreCall(command.name, request.args);
   return db.transaction(() => {
     const written = db.rowsWritten;
-    if (!restoring) refuseWhileRestoring(db, command.tool);
+    const meta = getMetas(db, ["name", "restore"]);
+    if (!restoring) refuseWhileRestoring(parseRestore(meta.restore), command.tool);
     if (key !== undefined) {
       const previous = replay(db, agentId, key, command.name, print);
       if (previous !== undefined) return previous as Record<string, unknown>;
     }
     const { ctx, notes, warnings, events } = makeContext(db, request, nowMs, undefined);
     if (redactions.length > 0) warnings.push(redactionWarning(redactions, REDACTION_NOTES[command.name]));
-    if (getMeta(db, "name") === undefined) {
+    if (meta.name === undefined) {
       setMeta(db, "name", request.workspace);
       setMeta(db, "created_at_ms", String(nowMs));
     }

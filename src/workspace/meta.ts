@@ -12,6 +12,15 @@ export function getMeta(db: Db, key: MetaKey): string | undefined {
   return db.one<{ value: string }>("SELECT value FROM workspace_meta WHERE key = ?", key)?.value;
 }
 
+/** Several keys in one statement (the executor reads `name` and `restore` on every write). */
+export function getMetas(db: Db, keys: readonly MetaKey[]): Partial<Record<MetaKey, string>> {
+  const rows = db.all<{ key: MetaKey; value: string }>(
+    "SELECT key, value FROM workspace_meta WHERE key IN (SELECT value FROM json_each(?))",
+    JSON.stringify(keys),
+  );
+  return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+}
+
 export function setMeta(db: Db, key: MetaKey, value: string): void {
   db.run("INSERT INTO workspace_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
 }

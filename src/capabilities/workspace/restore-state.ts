@@ -33,7 +33,11 @@ export interface RestoredMark {
 }
 
 export function readRestore(db: Db): RestoreState | undefined {
-  const text = getMeta(db, "restore");
+  return parseRestore(getMeta(db, "restore"));
+}
+
+/** The stored `restore` meta value, parsed (for a caller that read it with other keys). */
+export function parseRestore(text: string | undefined): RestoreState | undefined {
   return text === undefined ? undefined : (JSON.parse(text) as RestoreState);
 }
 
@@ -56,8 +60,7 @@ export function markRestored(db: Db, mark: RestoredMark): void {
 }
 
 /** The refusal every write but a restore page meets while a restore is unfinished. */
-export function refuseWhileRestoring(db: Db, tool: string): void {
-  const state = readRestore(db);
+export function refuseWhileRestoring(state: RestoreState | undefined, tool: string): void {
   if (state === undefined) return;
   fail(
     "RESTORE_IN_PROGRESS",
