@@ -17,7 +17,7 @@ import { performance } from "node:perf_hooks";
 import { MAX_BODY_BYTES, MAX_GRAPH_OPS_PER_CALL, MAX_OPS_PER_ITEM } from "../bench/graph-seed.ts";
 import type { Json, McpClient } from "../lib/mcp-http.ts";
 import { type Entity, toNodeUpsert } from "./entities.ts";
-import { type BurstResult, CallTimeoutError, check, type SearchResult, type SeedResult, type Side, type Timed } from "./side.ts";
+import { type BurstResult, CallTimeoutError, check, fireBurst, type SearchResult, type SeedResult, type Side, type Timed } from "./side.ts";
 
 const BRANCH = "main";
 /** Nodes per search page (the most a page of `graph_query` returns is 200; ~10 hits fit in any). */
@@ -28,7 +28,6 @@ const SEARCH_PAGE_LIMIT = 50;
  */
 const EXAMINED_PER_CALL = 1_000;
 /** Errors kept per burst, for the report. */
-const MAX_BURST_ERRORS = 3;
 
 interface QueriedNode {
   id: string;
@@ -174,27 +173,21 @@ export class OurSide implements Side {
     return { ms: performance.now() - started, calls, names };
   }
 
-  async burst(entities: Entity[]): Promise<BurstResult> {
-    const started = performance.now();
-    const settled = await Promise.allSettled(entities.map((entity) => this.write(entity)));
-    const ms = performance.now() - started;
-    const failures = settled.flatMap((result) => (result.status === "rejected" ? [String(result.reason)] : []));
-    const { value } = await this.client.callTool("graph_query", {
-      workspace: this.workspace,
-      branch: BRANCH,
-      ids: entities.map((entity) => entity.name),
-      limit: entities.length,
-      include_edges: false,
-    });
-    const found = new Set(((value.nodes ?? []) as QueriedNode[]).map((node) => node.id));
-    return {
-      fired: entities.length,
-      acked: entities.length - failures.length,
-      failed: failures.length,
-      kept: entities.filter((entity) => found.has(entity.name)).length,
-      ms,
-      errors: failures.slice(0, MAX_BURST_ERRORS),
-    };
+  burst(entities: Entity[]): Promise<BurstResult> {
+    return fireBurst(
+      entities,
+      (entity) => this.write(entity),
+      async (names) => {
+        const { value } = await this.client.callTool("graph_query", {
+          workspace: this.workspace,
+          branch: BRANCH,
+          ids: names,
+          limit: names.length,
+          include_edges: false,
+        });
+        return new Set(((value.nodes ?? []) as QueriedNode[]).map((node) => node.id));
+      },
+    );
   }
 
   async finish(): Promise<void> {

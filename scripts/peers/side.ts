@@ -4,6 +4,7 @@
  * expected answer and timed on the client around the whole call, reply parsed), and a burst of
  * concurrent writes read back afterwards. `ours.ts` and `theirs.ts` implement it.
  */
+import { performance } from "node:perf_hooks";
 import type { Entity } from "./entities.ts";
 
 export type SideName = "ours" | "theirs";
@@ -48,6 +49,33 @@ export interface BurstResult {
   ms: number;
   /** First failure messages, if any (at most a few). */
   errors: string[];
+}
+
+/** Failure messages a burst result keeps (all are counted). */
+const MAX_BURST_ERRORS = 3;
+
+/**
+ * Fires one write per entity at once, then reads back which of them the store holds (`readBack`
+ * answers the names found): how many were acknowledged, failed and kept. Both sides burst this way.
+ */
+export async function fireBurst(
+  entities: Entity[],
+  write: (entity: Entity) => Promise<unknown>,
+  readBack: (names: string[]) => Promise<Set<string>>,
+): Promise<BurstResult> {
+  const started = performance.now();
+  const settled = await Promise.allSettled(entities.map(write));
+  const ms = performance.now() - started;
+  const failures = settled.flatMap((result) => (result.status === "rejected" ? [String(result.reason)] : []));
+  const found = await readBack(entities.map((entity) => entity.name));
+  return {
+    fired: entities.length,
+    acked: entities.length - failures.length,
+    failed: failures.length,
+    kept: entities.filter((entity) => found.has(entity.name)).length,
+    ms,
+    errors: failures.slice(0, MAX_BURST_ERRORS),
+  };
 }
 
 export interface Side {

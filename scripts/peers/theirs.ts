@@ -22,12 +22,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Entity } from "./entities.ts";
-import { type BurstResult, CallTimeoutError, check, type SearchResult, type SeedResult, type Side, type Timed } from "./side.ts";
+import { type BurstResult, CallTimeoutError, check, fireBurst, type SearchResult, type SeedResult, type Side, type Timed } from "./side.ts";
 
 /** The server's entry point, relative to the project root. */
 export const SERVER_ENTRY = "node_modules/@modelcontextprotocol/server-memory/dist/index.js";
 const STDERR_TAIL_LINES = 20;
-const MAX_BURST_ERRORS = 3;
 
 interface ToolAnswer {
   isError?: boolean;
@@ -208,21 +207,15 @@ export class TheirSide implements Side {
     return { ms, calls: 1, names: ((value.entities ?? []) as Entity[]).map((entity) => entity.name) };
   }
 
-  async burst(entities: Entity[]): Promise<BurstResult> {
-    const started = performance.now();
-    const settled = await Promise.allSettled(entities.map((entity) => this.write(entity)));
-    const ms = performance.now() - started;
-    const failures = settled.flatMap((result) => (result.status === "rejected" ? [String(result.reason)] : []));
-    const { value } = await this.call("open_nodes", { names: entities.map((entity) => entity.name) });
-    const found = new Set(((value.entities ?? []) as Entity[]).map((entity) => entity.name));
-    return {
-      fired: entities.length,
-      acked: entities.length - failures.length,
-      failed: failures.length,
-      kept: entities.filter((entity) => found.has(entity.name)).length,
-      ms,
-      errors: failures.slice(0, MAX_BURST_ERRORS),
-    };
+  burst(entities: Entity[]): Promise<BurstResult> {
+    return fireBurst(
+      entities,
+      (entity) => this.write(entity),
+      async (names) => {
+        const { value } = await this.call("open_nodes", { names });
+        return new Set(((value.entities ?? []) as Entity[]).map((entity) => entity.name));
+      },
+    );
   }
 
   async finish(): Promise<void> {
