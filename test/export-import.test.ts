@@ -178,7 +178,7 @@ describe("workspace export and restore", () => {
     const lines = linesOf(pages);
     const header = JSON.parse(lines[0] as string);
     const sourceStatus = await ok("status", { workspace: source });
-    expect(header).toMatchObject({ n: 0, format: "branchmind-workspace-export", version: 1, schema_version: 14, workspace: source });
+    expect(header).toMatchObject({ n: 0, format: "branchmind-workspace-export", version: 1, schema_version: 15, workspace: source });
     expect(header.clocks).toMatchObject({ tick: sourceStatus.tick, seq: expect.any(Number) });
     const trailer = JSON.parse(lines[lines.length - 1] as string);
     expect(trailer).toMatchObject({ n: lines.length - 1, end: true, lines: lines.length, clocks: header.clocks });
@@ -408,14 +408,30 @@ describe("workspace export and restore", () => {
     const header = JSON.parse(lines[0] as string);
     const withHeader = (changed: Args) => [JSON.stringify({ ...header, ...changed }), ...lines.slice(1)].join("\n");
     const schema = await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ schema_version: 99 }) }, admin);
-    expect(schema).toMatchObject({ code: "INVALID_INPUT", details: { schema_version: 99, supported_schema_version: 14 } });
+    expect(schema).toMatchObject({
+      code: "INVALID_INPUT",
+      details: { schema_version: 99, supported_schema_version: 15, oldest_restorable_schema_version: 14 },
+    });
     expect((await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ version: 2 }) }, admin)).code).toBe(
       "INVALID_INPUT",
     );
     expect(
       (await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ format: "other" }) }, admin)).code,
     ).toBe("INVALID_INPUT");
+    // Migration 13 changed tables; 14 is the oldest version whose tables are this server's (15 adds a trigger only).
+    const older = await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ schema_version: 13 }) }, admin);
+    expect(older).toMatchObject({ code: "INVALID_INPUT", details: { schema_version: 13, oldest_restorable_schema_version: 14 } });
     expect((await ok("status", { workspace: "export/versions-1" })).tick).toBe(0);
+    const upgraded = await ok(
+      "workspace_import",
+      { workspace: "export/versions-14", jsonl: `${withHeader({ schema_version: 14 })}\n` },
+      admin,
+    );
+    expect(upgraded.restore).toMatchObject({ status: "complete" });
+    expect((await ok("show", { workspace: "export/versions-14", doc: "notes" })).entries).toMatchObject([{ content: "plain" }]);
+    expect((await ok("status", { workspace: "export/versions-14" })).tick).toBe(
+      (await ok("status", { workspace: "export/versions" })).tick,
+    );
 
     // A dump whose text holds what this server would redact (written where redaction was off) is restored
     // byte for byte: a restore page is not redacted.

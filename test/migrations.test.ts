@@ -84,6 +84,7 @@ describe("workspace migrations", () => {
         { id: 12, name: "code_refs" },
         { id: 13, name: "records" },
         { id: 14, name: "graph_node_text" },
+        { id: 15, name: "journal_clock" },
       ]);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
       expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([

@@ -23,7 +23,7 @@ import { err, ok, type Result, type Warning } from "../shared/result";
 import type { Db } from "./db";
 import { fingerprint, remember, replay } from "./idempotency";
 import { appendJournal } from "./journal";
-import { getMeta, getMetas, noteChange, setMeta } from "./meta";
+import { getMeta, noteChange, readWriteGuards, setMeta } from "./meta";
 
 export interface ExecuteRequest {
   command: string;
@@ -145,20 +145,20 @@ function runWrite(
   const restoring = isRestoreCall(command.name, request.args);
   return db.transaction(() => {
     const written = db.rowsWritten;
-    const meta = getMetas(db, ["name", "restore"]);
-    if (!restoring) refuseWhileRestoring(parseRestore(meta.restore), command.tool);
+    const guards = readWriteGuards(db);
+    if (!restoring) refuseWhileRestoring(parseRestore(guards.restore), command.tool);
     if (key !== undefined) {
       const previous = replay(db, agentId, key, command.name, print);
       if (previous !== undefined) return previous as Record<string, unknown>;
     }
     const { ctx, notes, warnings, events } = makeContext(db, request, nowMs, undefined);
     if (redactions.length > 0) warnings.push(redactionWarning(redactions, REDACTION_NOTES[command.name]));
-    if (meta.name === undefined) {
+    if (guards.name === undefined) {
       setMeta(db, "name", request.workspace);
       setMeta(db, "created_at_ms", String(nowMs));
     }
     // A restore brings its own branches (main included) and writes no journal row of its own.
-    if (!restoring) ensureMain(ctx);
+    if (!restoring) ensureMain(ctx, guards.hasBranches);
     const value = withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings);
     // Task events are journal rows already; a call that emitted some needs no summary row.
     if (notes.length > 0 && events.count === 0) {
@@ -171,7 +171,9 @@ function runWrite(
       });
     }
     if (key !== undefined) remember(db, agentId, key, command.name, print, value, nowMs);
-    if (db.rowsWritten !== written) noteChange(db);
+    // A journal row counts the change itself (migration 0015).
+    const journaled = notes.length > 0 || events.count > 0;
+    if (!journaled && db.rowsWritten !== written) noteChange(db);
     return value;
   });
 }

@@ -3,7 +3,6 @@
  * no-ops and rejected calls write none. Task mutations write one row per task event (with its type,
  * task, step path and payload). `status.last_event` and `tasks_delta` read it.
  */
-import { advance } from "./clocks";
 import type { Db } from "./db";
 
 export interface JournalEvent {
@@ -26,36 +25,39 @@ export interface TaskEventFields {
 
 export type NewJournalEvent = Omit<JournalEvent, "tick" | "event_id"> & Partial<TaskEventFields>;
 
-export function eventId(tick: number): string {
-  return `evt_${String(tick).padStart(16, "0")}`;
-}
+/** Event ids are `evt_` and the tick in 16 digits, so they sort as ticks do. */
+const EVENT_ID_PREFIX = "evt_";
+const EVENT_ID_DIGITS = 16;
 
+/**
+ * Appends a row at the next tick, in one statement: the INSERT takes the tick from `clocks`, and the
+ * trigger of migration 0015 moves the clock (and the change count) with the row.
+ */
 export function appendJournal(db: Db, event: NewJournalEvent): JournalEvent {
-  const tick = advance(db, "tick");
-  const row: JournalEvent = {
-    tick,
-    event_id: eventId(tick),
+  const stored = db.one<{ tick: number; event_id: string }>(
+    `INSERT INTO journal (tick, event_id, ts_ms, agent_id, command, target, summary, type, task_id, path, payload_json)
+     SELECT value + 1, printf('${EVENT_ID_PREFIX}%0${EVENT_ID_DIGITS}d', value + 1), ?, ?, ?, ?, ?, ?, ?, ?, ? FROM clocks WHERE name = 'tick'
+     RETURNING tick, event_id`,
+    event.ts_ms,
+    event.agent_id,
+    event.command,
+    event.target,
+    event.summary,
+    event.type ?? null,
+    event.task_id ?? null,
+    event.path ?? null,
+    event.payload === undefined ? null : JSON.stringify(event.payload),
+  );
+  if (stored === undefined) throw new Error("clock tick is missing");
+  return {
+    tick: stored.tick,
+    event_id: stored.event_id,
     ts_ms: event.ts_ms,
     agent_id: event.agent_id,
     command: event.command,
     target: event.target,
     summary: event.summary,
   };
-  db.run(
-    "INSERT INTO journal (tick, event_id, ts_ms, agent_id, command, target, summary, type, task_id, path, payload_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    row.tick,
-    row.event_id,
-    row.ts_ms,
-    row.agent_id,
-    row.command,
-    row.target,
-    row.summary,
-    event.type ?? null,
-    event.task_id ?? null,
-    event.path ?? null,
-    event.payload === undefined ? null : JSON.stringify(event.payload),
-  );
-  return row;
 }
 
 export function lastJournalEvent(db: Db): JournalEvent | undefined {

@@ -12,13 +12,25 @@ export function getMeta(db: Db, key: MetaKey): string | undefined {
   return db.one<{ value: string }>("SELECT value FROM workspace_meta WHERE key = ?", key)?.value;
 }
 
-/** Several keys in one statement (the executor reads `name` and `restore` on every write). */
-export function getMetas(db: Db, keys: readonly MetaKey[]): Partial<Record<MetaKey, string>> {
-  const rows = db.all<{ key: MetaKey; value: string }>(
-    "SELECT key, value FROM workspace_meta WHERE key IN (SELECT value FROM json_each(?))",
-    JSON.stringify(keys),
+/** What every write checks before it runs (see `readWriteGuards`). */
+export interface WriteGuards {
+  name: string | undefined;
+  restore: string | undefined;
+  /** Whether any branch is stored: the first write of a workspace creates `main`. */
+  hasBranches: boolean;
+}
+
+/**
+ * The `name` and `restore` keys and whether a branch exists, in one statement: the executor needs all
+ * three on every write, and a Durable Object pays a fixed cost per statement.
+ */
+export function readWriteGuards(db: Db): WriteGuards {
+  const rows = db.all<{ key: string | null; value: string | null; branches: number | null }>(
+    `SELECT key, value, NULL AS branches FROM workspace_meta WHERE key IN ('name', 'restore')
+     UNION ALL SELECT NULL, NULL, EXISTS (SELECT 1 FROM branches)`,
   );
-  return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+  const valueOf = (key: MetaKey) => rows.find((row) => row.key === key)?.value ?? undefined;
+  return { name: valueOf("name"), restore: valueOf("restore"), hasBranches: rows.some((row) => row.branches === 1) };
 }
 
 export function setMeta(db: Db, key: MetaKey, value: string): void {
@@ -30,8 +42,9 @@ export function deleteMeta(db: Db, key: MetaKey): void {
 }
 
 /**
- * Counts calls that wrote rows (any table, reads with bookkeeping included): an export cursor records the
- * count at its first page, and a later page refuses to continue once it moved (EXPORT_STALE).
+ * Counts changes: every journal row (its trigger, migration 0015) and every call that wrote rows without
+ * one (reads with bookkeeping included). An export cursor records the count at its first page, and a
+ * later page refuses to continue once it moved (EXPORT_STALE).
  */
 export function noteChange(db: Db): void {
   db.run(

@@ -10,6 +10,21 @@ export interface Migration {
   id: number;
   name: string;
   sql: string;
+  /**
+   * Leaves every table and column as it was (it adds triggers or indexes only), so a workspace export
+   * made at the schema version before it restores on a server that has it (docs/export.md).
+   */
+  keepsTables?: boolean;
+}
+
+/**
+ * The oldest schema version whose exports restore on a server at the last migration of `migrations`:
+ * every migration after it keeps the tables.
+ */
+export function oldestRestorableVersion(migrations: readonly Migration[]): number {
+  let version = migrations.length;
+  while (version > 0 && migrations[version - 1]?.keepsTables === true) version--;
+  return version;
 }
 
 export function checkMigrationList(migrations: readonly Migration[]): void {

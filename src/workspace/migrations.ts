@@ -13,6 +13,7 @@ import anchors from "../../migrations/0011_anchors.sql";
 import codeRefs from "../../migrations/0012_code_refs.sql";
 import records from "../../migrations/0013_records.sql";
 import graphNodeText from "../../migrations/0014_graph_node_text.sql";
+import journalClock from "../../migrations/0015_journal_clock.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
@@ -30,4 +31,5 @@ export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 12, name: "code_refs", sql: codeRefs },
   { id: 13, name: "records", sql: records },
   { id: 14, name: "graph_node_text", sql: graphNodeText },
+  { id: 15, name: "journal_clock", sql: journalClock, keepsTables: true },
 ];

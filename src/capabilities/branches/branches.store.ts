@@ -50,9 +50,50 @@ function branchId(n: number): string {
   return `BR-${String(n).padStart(4, "0")}`;
 }
 
+/** A link of a branch's base chain: the branch (level 0) or an ancestor. */
+type ChainRow = Branch & { level: number } & Record<string, string | number | null>;
+
+/**
+ * Chains read together with their branch by `findBranch`, for `sourcesOf`: a branch found by name is
+ * nearly always read for its view next, and a Durable Object pays a fixed cost per statement. Chains
+ * never change (a base is fixed at creation) and a Branch object lives for one call.
+ */
+const chainsRead = new WeakMap<Branch, ChainRow[]>();
+
+/**
+ * The branch and its ancestors, nearest first, from `start` (`WHERE …` on `branches`): one recursive
+ * query, bounded one level past the depth limit so a cycle cannot loop.
+ */
+function chainSql(start: string): string {
+  return `WITH RECURSIVE chain (${COLUMNS}, level) AS (
+       SELECT ${COLUMNS}, 0 FROM branches WHERE ${start}
+       UNION ALL
+       SELECT ${COLUMNS.split(", ")
+         .map((column) => `b.${column}`)
+         .join(", ")}, chain.level + 1 FROM branches b JOIN chain ON b.id = chain.base_id
+       WHERE chain.level <= ${MAX_BRANCH_DEPTH}
+     )
+     SELECT ${COLUMNS}, level FROM chain ORDER BY level`;
+}
+
+// `= +?`: a bare parameter compared with `=` in a sorting statement is recompiled at every call (seq-scans.ts).
+const CHAIN_BY_NAME = chainSql("name = +?");
+const CHAIN_BY_ID = chainSql("id = +?");
+
+function branchOf(row: ChainRow): Branch {
+  const { level: _level, ...branch } = row;
+  return branch;
+}
+
+/** The branch of that name with its base chain (one statement), or the virtual `main` of an empty workspace. */
 export function findBranch(db: Db, name: string): Branch | undefined {
-  const row = db.one<Branch & Record<string, string | number | null>>(`SELECT ${COLUMNS} FROM branches WHERE name = ?`, name);
-  if (row) return row;
+  const chain = db.all<ChainRow>(CHAIN_BY_NAME, name);
+  const first = chain[0];
+  if (first !== undefined) {
+    const branch = branchOf(first);
+    chainsRead.set(branch, chain);
+    return branch;
+  }
   if (name === MAIN && !hasBranches(db)) return VIRTUAL_MAIN;
   return undefined;
 }
@@ -89,9 +130,12 @@ export function requireBranch(db: Db, name: string): Branch {
   return findBranch(db, name) ?? unknownBranch(name);
 }
 
-/** Creates `main` on the first write of a workspace (journaled with that write). */
-export function ensureMain(ctx: CommandContext): void {
-  if (hasBranches(ctx.db)) return;
+/**
+ * Creates `main` on the first write of a workspace (journaled with that write). `exists` is whether any
+ * branch is stored, when the caller has read it already (the executor, with its other guards).
+ */
+export function ensureMain(ctx: CommandContext, exists: boolean = hasBranches(ctx.db)): void {
+  if (exists) return;
   const id = branchId(advance(ctx.db, "branch"));
   ctx.db.run(`INSERT INTO branches (${COLUMNS}) VALUES (?, ?, NULL, NULL, 0, 0, ?, ?)`, id, MAIN, ctx.nowMs, ctx.principal.agent_id);
   ctx.journal({ target: MAIN, summary: "bootstrapped branch main" });
@@ -162,23 +206,13 @@ export function createBranch(ctx: CommandContext, name: string, base: Branch): B
 }
 
 /**
- * The branch itself plus each ancestor, with the smallest cutoff seen so far on the path: one
- * recursive query (bounded one level past the depth limit, so a cycle cannot loop).
+ * The branch itself plus each ancestor, with the smallest cutoff seen so far on the path (the chain
+ * `findBranch` read with the branch, or one recursive query).
  */
 export function sourcesOf(db: Db, branch: Branch): Source[] {
   // A branch without a base (main) is its own whole view: no statement needed.
   if (branch.base_id === null) return [{ branch_id: branch.id, name: branch.name, cutoff: null }];
-  const chain = db.all<{ id: string; name: string; base_seq: number | null }>(
-    `WITH RECURSIVE chain (id, name, base_id, base_seq, level) AS (
-       SELECT id, name, base_id, base_seq, 0 FROM branches WHERE id = ?
-       UNION ALL
-       SELECT b.id, b.name, b.base_id, b.base_seq, chain.level + 1 FROM branches b JOIN chain ON b.id = chain.base_id
-       WHERE chain.level <= ?
-     )
-     SELECT id, name, base_seq FROM chain ORDER BY level`,
-    branch.id,
-    MAX_BRANCH_DEPTH,
-  );
+  const chain = chainsRead.get(branch) ?? db.all<ChainRow>(CHAIN_BY_ID, branch.id);
   if (chain.length === 0) return [{ branch_id: branch.id, name: branch.name, cutoff: null }];
   if (chain.length > MAX_BRANCH_DEPTH + 1) {
     fail("INVALID_INPUT", `Branch "${branch.name}" has a base chain deeper than ${MAX_BRANCH_DEPTH}.`, "Branch from a shallower base.");

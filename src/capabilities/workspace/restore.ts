@@ -10,6 +10,7 @@
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import type { Db, SqlValue } from "../../workspace/db";
+import { oldestRestorableVersion } from "../../workspace/migrate";
 import { WORKSPACE_MIGRATIONS } from "../../workspace/migrations";
 import { type Column, checkTableCoverage, countRows, readClocks, tableColumns } from "./export.store";
 import { DIGEST_START, digestLines } from "./export-digest";
@@ -69,16 +70,19 @@ function begin(db: Db, header: HeaderLine): RestoreState {
     damaged(`The header names format "${header.format}", not ${EXPORT_FORMAT}.`, { format: header.format });
   }
   const schemaVersion = WORKSPACE_MIGRATIONS.length;
-  if (header.version !== EXPORT_FORMAT_VERSION || header.schema_version !== schemaVersion) {
+  const oldest = oldestRestorableVersion(WORKSPACE_MIGRATIONS);
+  if (header.version !== EXPORT_FORMAT_VERSION || header.schema_version < oldest || header.schema_version > schemaVersion) {
+    const versions = oldest === schemaVersion ? `schema version ${schemaVersion}` : `schema versions ${oldest} to ${schemaVersion}`;
     fail(
       "INVALID_INPUT",
-      `This export has format version ${header.version} and schema version ${header.schema_version}; this server reads format version ${EXPORT_FORMAT_VERSION} at schema version ${schemaVersion}.`,
+      `This export has format version ${header.version} and schema version ${header.schema_version}; this server reads format version ${EXPORT_FORMAT_VERSION} at ${versions}.`,
       "Restore on a server of the version that made the export (the schema version is the last migration it applied), then upgrade it.",
       {
         format_version: header.version,
         schema_version: header.schema_version,
         supported_format_version: EXPORT_FORMAT_VERSION,
         supported_schema_version: schemaVersion,
+        oldest_restorable_schema_version: oldest,
       },
     );
   }
