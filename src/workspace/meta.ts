@@ -29,8 +29,8 @@ export function readWriteGuards(db: Db): WriteGuards {
     `SELECT key, value, NULL AS branches FROM workspace_meta WHERE key IN ('name', 'restore')
      UNION ALL SELECT NULL, NULL, EXISTS (SELECT 1 FROM branches)`,
   );
-  const valueOf = (key: MetaKey) => rows.find((row) => row.key === key)?.value ?? undefined;
-  return { name: valueOf("name"), restore: valueOf("restore"), hasBranches: rows.some((row) => row.branches === 1) };
+  const metaValue = (key: MetaKey) => rows.find((row) => row.key === key)?.value ?? undefined;
+  return { name: metaValue("name"), restore: metaValue("restore"), hasBranches: rows.some((row) => row.branches === 1) };
 }
 
 export function setMeta(db: Db, key: MetaKey, value: string): void {
