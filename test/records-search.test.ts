@@ -2,7 +2,7 @@
 // awkward queries are text, never errors; ranking by bm25 with relevance 0..1; snippets; filters;
 // the index follows every write; totals and limits.
 import { describe, expect, it } from "vitest";
-import { ok, type RpcOptions } from "./helpers/mcp";
+import { as, ok, type RpcOptions } from "./helpers/mcp";
 
 type Args = Record<string, unknown>;
 
@@ -105,6 +105,34 @@ describe("records: search", () => {
     expect(ids(await ok("search_records", { workspace, query: "storage", states: ["LATER"] }))).toEqual(["R003"]);
     expect(ids(await ok("search_records", { workspace, query: "storage", parent_id: "R001" })).sort()).toEqual(["R002", "R003"]);
     expect(ids(await ok("search_records", { workspace, query: "storage", parent_id: "R002", types: ["note"] }))).toEqual(["R003"]);
+  });
+
+  it("ranks the 1,000 newest matches when more match, and says so", async () => {
+    const workspace = "records/search-ranked";
+    const admin = await as("root", { role: "admin" });
+    // The 10 oldest records hold the word in their title: ranked with the rest, they would come first.
+    const ops = [
+      ...Array.from({ length: 10 }, (_, i) => ({ op: "record", type: "old", title: `quasar ${i}` })),
+      ...Array.from({ length: 1_000 }, (_, i) => ({ op: "record", type: "new", title: `entry ${i}`, body: `a quasar mention ${i}` })),
+    ];
+    await ok("workspace_import", { workspace, ops }, admin);
+    const newest = Array.from({ length: 20 }, (_, i) => `R0${11 + i}`);
+    const answer = await ok("search_records", { workspace, query: "quasar" });
+    expect(answer).toMatchObject({ total: 1_010, ranked: 1_000, warnings: [expect.objectContaining({ code: "SEARCH_RANKED_NEWEST" })] });
+    // Equal scores among the ranked (same body length, no title match): ties by record number.
+    expect(ids(answer)).toEqual(newest);
+    // The filtered form bounds its ranking the same way.
+    const both = await ok("search_records", { workspace, query: "quasar", types: ["old", "new"] });
+    expect(both).toMatchObject({ total: 1_010, ranked: 1_000 });
+    expect(ids(both)).toEqual(newest);
+    // Narrowed to fewer matches, every match is ranked: the title matches come first, and nothing warns.
+    const old = await ok("search_records", { workspace, query: "quasar", types: ["old"] });
+    expect(old).toMatchObject({ total: 10, ranked: 10 });
+    expect(old.warnings).toBeUndefined();
+    expect(ids(old)).toHaveLength(10);
+    const words = await ok("search_records", { workspace, query: "quasar mention", limit: 5 });
+    expect(words).toMatchObject({ total: 1_000, ranked: 1_000 });
+    expect(words.warnings).toBeUndefined();
   });
 
   it("follows updates in the same transaction: old words stop matching, new ones match", async () => {

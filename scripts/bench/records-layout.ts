@@ -41,9 +41,13 @@ export const MIN_RECORD_SIZE = 5_000;
 /** Loading bounds of a bundle (MAX_BUNDLE_CHILDREN, MAX_BUNDLE_GRANDCHILDREN in `src/capabilities/records/records.schema.ts`). */
 export const BUNDLE_CHILDREN = 100;
 export const BUNDLE_GRANDCHILDREN = 200;
-/** search_records' default page (DEFAULT_SEARCH_LIMIT) and the cap of its total (MAX_COUNTED_RECORDS). */
+/**
+ * search_records' default page (DEFAULT_SEARCH_LIMIT), the cap of its total (MAX_COUNTED_RECORDS), and
+ * how many of the newest matches it ranks (MAX_RANKED_MATCHES).
+ */
 export const SEARCH_LIMIT = 20;
 export const COUNT_CAP = 10_000;
+export const RANKED_MATCHES = 1_000;
 
 const LATER_REASON = "Revisit once the storage decision is made";
 const DISCARD_REASON = "Superseded by a simpler design";
@@ -268,6 +272,8 @@ export interface ExpectedSearch {
   word: string;
   /** Every matching record, by number. */
   matches: Set<number>;
+  /** The matches the server ranks: the newest RANKED_MATCHES (highest numbers). */
+  ranked: Set<number>;
   total: number;
   total_capped: boolean;
   results: number;
@@ -275,9 +281,11 @@ export interface ExpectedSearch {
 
 export function expectedSearch(layout: RecordsLayout, word: string): ExpectedSearch {
   const matches = matchesOf(layout, word);
+  const ranked = [...matches].sort((a, b) => b - a).slice(0, RANKED_MATCHES);
   return {
     word,
     matches: new Set(matches),
+    ranked: new Set(ranked),
     total: Math.min(matches.length, COUNT_CAP),
     total_capped: matches.length > COUNT_CAP,
     results: Math.min(matches.length, SEARCH_LIMIT),

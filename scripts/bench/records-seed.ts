@@ -197,7 +197,7 @@ interface SearchResult {
   snippet: string;
 }
 
-/** A search answer against the model: the total, the page size, every result a match, ranked, with the word in bold. */
+/** A search answer against the model: the total, the page size, every result one of the newest matches, ranked, with the word in bold. */
 export function checkSearch(label: string, value: Json, want: ExpectedSearch): void {
   const results = (value.results ?? []) as SearchResult[];
   const fail = (why: string): never => {
@@ -207,9 +207,11 @@ export function checkSearch(label: string, value: Json, want: ExpectedSearch): v
     fail(`total ${String(value.total)} (capped ${String(value.total_capped)}), expected ${want.total} (capped ${want.total_capped})`);
   }
   if (results.length !== want.results) fail(`${results.length} results, expected ${want.results}`);
+  if (value.ranked !== want.ranked.size) fail(`ranked ${String(value.ranked)}, expected ${want.ranked.size}`);
   const bold = `**${want.word}**`;
   results.forEach((result, index) => {
     if (!want.matches.has(Number(result.id.slice(1)))) fail(`${result.id} does not hold "${want.word}"`);
+    if (!want.ranked.has(Number(result.id.slice(1)))) fail(`${result.id} is not among the ${want.ranked.size} newest matches`);
     if (!result.snippet.toLowerCase().includes(bold)) fail(`${result.id}'s snippet has no ${bold}: ${result.snippet}`);
     if (index > 0 && result.relevance > (results[index - 1] as SearchResult).relevance) fail("results are not ranked best first");
   });

@@ -22,6 +22,7 @@ import {
   MAX_LIST_RECORDS,
   MAX_LISTED_SESSIONS,
   MAX_OVERVIEW_ITEMS,
+  MAX_RANKED_MATCHES,
   MAX_RECORD_DEPTH,
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_QUERY_CHARS,
@@ -139,7 +140,7 @@ export const recordsSearch = defineCommand({
   name: "records.search",
   tool: "search_records",
   title: "Search records",
-  description: `Full-text search over record titles, summaries and bodies (best first): each result is a RecordRef with relevance (0-1, from bm25, the best match is 1) and a snippet (matches in **bold**), plus the total count. Words are ANDed; a word ending in * is a prefix; punctuation, quotes and operators (AND OR NOT NEAR, col:term) are searched as text, never as syntax. Filters: types, states, parent_id (its subtree). At most limit results (default ${DEFAULT_SEARCH_LIMIT}).`,
+  description: `Full-text search over record titles, summaries and bodies (best first): each result is a RecordRef with relevance (0-1, from bm25, the best match is 1) and a snippet (matches in **bold**), plus the total count. Words are ANDed; a word ending in * is a prefix; punctuation, quotes and operators (AND OR NOT NEAR, col:term) are searched as text, never as syntax. Filters: types, states, parent_id (its subtree). At most limit results (default ${DEFAULT_SEARCH_LIMIT}). When more than ${MAX_RANKED_MATCHES} records match, the ${MAX_RANKED_MATCHES} most recently created are ranked (ranked says how many; a warning says when).`,
   kind: "read",
   example: { query: "storage engine" },
   input: {
@@ -154,6 +155,7 @@ export const recordsSearch = defineCommand({
     results: z.array(recordRefSchema.extend({ relevance: z.number(), snippet: z.string() })),
     total: z.number(),
     total_capped: z.boolean(),
+    ranked: z.number().describe(`Matches ranked: all of them, or the ${MAX_RANKED_MATCHES} most recently created when more match.`),
     terms: z.array(z.string()).describe("The words searched."),
   },
   budget: { lists: ["results"], keep: ["id", "title", "state", "relevance"], trimFromEnd: true },
@@ -167,9 +169,21 @@ export const recordsSearch = defineCommand({
         recovery: "Search with words; punctuation and operators are plain text here.",
       });
     }
-    if (query.match === null) return { results: [], total: 0, total_capped: false, terms: [] };
+    if (query.match === null) return { results: [], total: 0, total_capped: false, ranked: 0, terms: [] };
     const filter = { types: args.types, states: args.states, underPath: under };
-    const { rows, total } = searchRecords(ctx.db, query.match, filter, args.limit, MAX_COUNTED_RECORDS);
+    const { rows, total } = searchRecords(ctx.db, query.match, filter, {
+      limit: args.limit,
+      rank: MAX_RANKED_MATCHES,
+      cap: MAX_COUNTED_RECORDS,
+    });
+    const ranked = Math.min(total, MAX_RANKED_MATCHES);
+    if (total > ranked) {
+      ctx.warn({
+        code: "SEARCH_RANKED_NEWEST",
+        message: `${total > MAX_COUNTED_RECORDS ? `More than ${MAX_COUNTED_RECORDS}` : total} records match; the ${MAX_RANKED_MATCHES} most recently created of them were ranked.`,
+        recovery: "Add words, or filter by types, states or parent_id, to rank every match.",
+      });
+    }
     const best = rows[0]?.score ?? 0;
     return {
       results: rows.map((row) => ({
@@ -179,6 +193,7 @@ export const recordsSearch = defineCommand({
       })),
       total: Math.min(total, MAX_COUNTED_RECORDS),
       total_capped: total > MAX_COUNTED_RECORDS,
+      ranked,
       terms: query.terms,
     };
   },
