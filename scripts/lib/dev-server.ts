@@ -30,11 +30,20 @@ const HEALTH_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 5_000;
 const OUTPUT_TAIL_LINES = 40;
 
-/** Keeps wrangler's traffic on loopback: no telemetry, no update check (it runs with the banner), no Request.cf download. */
-export const OFFLINE_ENV: Readonly<Record<string, string>> = {
+/**
+ * How scripts run `wrangler dev`. Its traffic stays on loopback: no telemetry, no update check (it runs
+ * with the banner), no Request.cf download. And wrangler's local dev tools are off: its trace collector
+ * (X_LOCAL_OBSERVABILITY) streams an event for every request and every SQL statement to a worker that
+ * stores them for its local dashboard, and its data explorer (X_LOCAL_EXPLORER) wraps every Durable
+ * Object class. A deployment has neither; on by default, they cost about a third of what the local
+ * stack can carry (docs/load.md), so measurements and tests leave them out.
+ */
+export const DEV_SERVER_ENV: Readonly<Record<string, string>> = {
   WRANGLER_SEND_METRICS: "false",
   WRANGLER_HIDE_BANNER: "true",
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  X_LOCAL_OBSERVABILITY: "false",
+  X_LOCAL_EXPLORER: "false",
 };
 
 /** Top-level entries not copied into the snapshot: dependencies (linked instead), VCS, local state, secrets. */
@@ -241,7 +250,7 @@ function spawnWrangler(root: string, port: number, app: string, state: string, v
       ...process.env,
       // wrangler's `#!/usr/bin/env node` must find this Node (wrangler needs ≥ 22), not an older one on PATH.
       PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
-      ...OFFLINE_ENV,
+      ...DEV_SERVER_ENV,
       NO_COLOR: "1",
     },
   });

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { stripVTControlCharacters } from "node:util";
-import { freePort, HOST, log, OFFLINE_ENV } from "../lib/dev-server.ts";
+import { DEV_SERVER_ENV, freePort, HOST, log } from "../lib/dev-server.ts";
 
 const SNAPSHOT_SKIP = new Set(["node_modules", ".git", ".wrangler", "bench-results", ".dev.vars", ".env", ".env.local"]);
 const HEALTH_TIMEOUT_MS = 60_000;
@@ -64,7 +64,7 @@ export class LoadServer {
       cwd: this.app,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, ...OFFLINE_ENV, NO_COLOR: "1" },
+      env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, ...DEV_SERVER_ENV, NO_COLOR: "1" },
     });
     this.child = child;
     this.running = true;

@@ -11,7 +11,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import { freePort, HOST, OFFLINE_ENV } from "../../../scripts/lib/dev-server";
+import { DEV_SERVER_ENV, freePort, HOST } from "../../../scripts/lib/dev-server";
 
 /** wrangler's start (with the viewer's build) on a busy 2-CPU machine takes 10-30 s. */
 const READY_TIMEOUT_MS = 90_000;
@@ -62,7 +62,7 @@ export async function startServer(root: string): Promise<E2eServer> {
       cwd: app,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, ...OFFLINE_ENV, NO_COLOR: "1" },
+      env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, ...DEV_SERVER_ENV, NO_COLOR: "1" },
     },
   );
   let running = true;
