@@ -107,7 +107,7 @@ describe("records: search", () => {
     expect(ids(await ok("search_records", { workspace, query: "storage", parent_id: "R002", types: ["note"] }))).toEqual(["R003"]);
   });
 
-  it("ranks the 1,000 newest matches when more match, and says so", async () => {
+  it("ranks the 500 newest matches and counts up to 1,000 when more match, and says so", async () => {
     const workspace = "records/search-ranked";
     const admin = await as("root", { role: "admin" });
     // The 10 oldest records hold the word in their title: ranked with the rest, they would come first.
@@ -116,23 +116,24 @@ describe("records: search", () => {
       ...Array.from({ length: 1_000 }, (_, i) => ({ op: "record", type: "new", title: `entry ${i}`, body: `a quasar mention ${i}` })),
     ];
     await ok("workspace_import", { workspace, ops }, admin);
-    const newest = Array.from({ length: 20 }, (_, i) => `R0${11 + i}`);
+    const ranked = expect.objectContaining({ code: "SEARCH_RANKED_NEWEST" });
+    const newest = Array.from({ length: 20 }, (_, i) => `R${511 + i}`);
     const answer = await ok("search_records", { workspace, query: "quasar" });
-    expect(answer).toMatchObject({ total: 1_010, ranked: 1_000, warnings: [expect.objectContaining({ code: "SEARCH_RANKED_NEWEST" })] });
+    expect(answer).toMatchObject({ total: 1_000, total_capped: true, ranked: 500, warnings: [ranked] });
     // Equal scores among the ranked (same body length, no title match): ties by record number.
     expect(ids(answer)).toEqual(newest);
-    // The filtered form bounds its ranking the same way.
+    // The filtered form bounds its ranking and its count the same way.
     const both = await ok("search_records", { workspace, query: "quasar", types: ["old", "new"] });
-    expect(both).toMatchObject({ total: 1_010, ranked: 1_000 });
+    expect(both).toMatchObject({ total: 1_000, total_capped: true, ranked: 500, warnings: [ranked] });
     expect(ids(both)).toEqual(newest);
+    // Exactly 1,000 matches: counted, not capped; still ranked in the window.
+    const words = await ok("search_records", { workspace, query: "quasar mention", limit: 5 });
+    expect(words).toMatchObject({ total: 1_000, total_capped: false, ranked: 500, warnings: [ranked] });
     // Narrowed to fewer matches, every match is ranked: the title matches come first, and nothing warns.
     const old = await ok("search_records", { workspace, query: "quasar", types: ["old"] });
-    expect(old).toMatchObject({ total: 10, ranked: 10 });
+    expect(old).toMatchObject({ total: 10, total_capped: false, ranked: 10 });
     expect(old.warnings).toBeUndefined();
-    expect(ids(old)).toHaveLength(10);
-    const words = await ok("search_records", { workspace, query: "quasar mention", limit: 5 });
-    expect(words).toMatchObject({ total: 1_000, ranked: 1_000 });
-    expect(words.warnings).toBeUndefined();
+    expect(ids(old).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `R${String(i + 1).padStart(3, "0")}`));
   });
 
   it("follows updates in the same transaction: old words stop matching, new ones match", async () => {

@@ -42,12 +42,14 @@ export const MIN_RECORD_SIZE = 5_000;
 export const BUNDLE_CHILDREN = 100;
 export const BUNDLE_GRANDCHILDREN = 200;
 /**
- * search_records' default page (DEFAULT_SEARCH_LIMIT), the cap of its total (MAX_COUNTED_RECORDS), and
- * how many of the newest matches it ranks (MAX_RANKED_MATCHES).
+ * search_records' default page (DEFAULT_SEARCH_LIMIT), the cap of its total (MAX_COUNTED_MATCHES) and
+ * how many of the newest matches it ranks (MAX_RANKED_MATCHES); the cap of the overview's totals
+ * (MAX_COUNTED_RECORDS).
  */
 export const SEARCH_LIMIT = 20;
+export const SEARCH_COUNT_CAP = 1_000;
+export const RANKED_MATCHES = 500;
 export const COUNT_CAP = 10_000;
-export const RANKED_MATCHES = 1_000;
 
 const LATER_REASON = "Revisit once the storage decision is made";
 const DISCARD_REASON = "Superseded by a simpler design";
@@ -286,8 +288,8 @@ export function expectedSearch(layout: RecordsLayout, word: string): ExpectedSea
     word,
     matches: new Set(matches),
     ranked: new Set(ranked),
-    total: Math.min(matches.length, COUNT_CAP),
-    total_capped: matches.length > COUNT_CAP,
+    total: Math.min(matches.length, SEARCH_COUNT_CAP),
+    total_capped: matches.length > SEARCH_COUNT_CAP,
     results: Math.min(matches.length, SEARCH_LIMIT),
   };
 }

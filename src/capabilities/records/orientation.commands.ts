@@ -18,6 +18,7 @@ import {
   DEFAULT_LIST_RECORDS,
   DEFAULT_OVERVIEW_ITEMS,
   DEFAULT_SEARCH_LIMIT,
+  MAX_COUNTED_MATCHES,
   MAX_COUNTED_RECORDS,
   MAX_LIST_RECORDS,
   MAX_LISTED_SESSIONS,
@@ -140,7 +141,7 @@ export const recordsSearch = defineCommand({
   name: "records.search",
   tool: "search_records",
   title: "Search records",
-  description: `Full-text search over record titles, summaries and bodies (best first): each result is a RecordRef with relevance (0-1, from bm25, the best match is 1) and a snippet (matches in **bold**), plus the total count. Words are ANDed; a word ending in * is a prefix; punctuation, quotes and operators (AND OR NOT NEAR, col:term) are searched as text, never as syntax. Filters: types, states, parent_id (its subtree). At most limit results (default ${DEFAULT_SEARCH_LIMIT}). When more than ${MAX_RANKED_MATCHES} records match, the ${MAX_RANKED_MATCHES} most recently created are ranked (ranked says how many; a warning says when).`,
+  description: `Full-text search over record titles, summaries and bodies (best first): each result is a RecordRef with relevance (0-1, from bm25, the best match is 1) and a snippet (matches in **bold**), plus the total count (up to ${MAX_COUNTED_MATCHES}, total_capped past it). Words are ANDed; a word ending in * is a prefix; punctuation, quotes and operators (AND OR NOT NEAR, col:term) are searched as text, never as syntax. Filters: types, states, parent_id (its subtree). At most limit results (default ${DEFAULT_SEARCH_LIMIT}). When more than ${MAX_RANKED_MATCHES} records match, the ${MAX_RANKED_MATCHES} most recently created are ranked (ranked says how many; a warning says when).`,
   kind: "read",
   example: { query: "storage engine" },
   input: {
@@ -174,13 +175,13 @@ export const recordsSearch = defineCommand({
     const { rows, total } = searchRecords(ctx.db, query.match, filter, {
       limit: args.limit,
       rank: MAX_RANKED_MATCHES,
-      cap: MAX_COUNTED_RECORDS,
+      cap: MAX_COUNTED_MATCHES,
     });
     const ranked = Math.min(total, MAX_RANKED_MATCHES);
     if (total > ranked) {
       ctx.warn({
         code: "SEARCH_RANKED_NEWEST",
-        message: `${total > MAX_COUNTED_RECORDS ? `More than ${MAX_COUNTED_RECORDS}` : total} records match; the ${MAX_RANKED_MATCHES} most recently created of them were ranked.`,
+        message: `${total > MAX_COUNTED_MATCHES ? `More than ${MAX_COUNTED_MATCHES}` : total} records match; the ${MAX_RANKED_MATCHES} most recently created of them were ranked.`,
         recovery: "Add words, or filter by types, states or parent_id, to rank every match.",
       });
     }
@@ -191,8 +192,8 @@ export const recordsSearch = defineCommand({
         relevance: best > 0 ? Math.round((Math.max(row.score, 0) / best) * RELEVANCE_DIGITS) / RELEVANCE_DIGITS : 1,
         snippet: row.snippet,
       })),
-      total: Math.min(total, MAX_COUNTED_RECORDS),
-      total_capped: total > MAX_COUNTED_RECORDS,
+      total: Math.min(total, MAX_COUNTED_MATCHES),
+      total_capped: total > MAX_COUNTED_MATCHES,
       ranked,
       terms: query.terms,
     };

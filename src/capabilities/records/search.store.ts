@@ -54,52 +54,56 @@ function filtered(filter: SearchFilter): boolean {
 
 type Sql<T> = T & Record<string, string | number | null>;
 
-/** What one search asks for: at most `limit` rows, from the `rank` newest matches, all counted up to `cap + 1`. */
+/** What one search asks for: at most `limit` rows, from the `rank` newest matches, matches counted up to `cap + 1`. */
 export interface SearchBounds {
   limit: number;
+  /** At most `cap`. */
   rank: number;
   cap: number;
 }
 
 /**
  * The best `limit` matches, best first (`score` is -bm25: larger is better, 0 or more), among the `rank`
- * newest matches; and all matches counted up to `cap + 1`. The oldest ranked match is found first, by
- * walking the matches newest first without scoring them (FTS5 reads its doclists in either order); every
- * later step starts at it (`rowid >= …`, which FTS5 turns into a seek).
+ * newest matches; and the matches counted up to `cap + 1`. One walk of the matches, newest first and
+ * unscored (FTS5 reads its doclists in either order; at most `cap + 1` rowids), gives both the count and
+ * the oldest ranked match; every later step starts at it (`rowid >= …`, which FTS5 turns into a seek).
+ * bm25 itself still counts every match of each word once (its IDF): that part of a common word's cost
+ * does not shrink with the window.
  *
- * Without filters it is one statement (a Durable Object pays a fixed cost per statement), and the
- * ranking runs inside the full-text index alone: no `records` row is read and no snippet made for a
- * match that does not make the page (with a join and a snippet in the ranking query, SQLite reads both
- * for every ranked match before sorting). Then the page's snippets (one scan of the ranked matches, the
- * snippet made for the page's rows only) and its refs, and the count in the index alone (every index
- * row has its record), as one more row. Same rows, scores, snippets and order as the one-statement form,
- * which filtered searches use (their filters need the `records` row of every match anyway).
+ * Without filters the walk and the ranking run inside the full-text index alone: no `records` row is
+ * read and no snippet made for a match that does not make the page (with a join and a snippet in the
+ * ranking query, SQLite reads both for every ranked match before sorting). Then the page's snippets (one
+ * scan of the ranked matches, the snippet made for the page's rows only) and its refs, and the count as
+ * one more row: one statement, as a Durable Object pays a fixed cost per statement. Filtered searches
+ * need the `records` row of every match they walk, so they rank in one joined statement and count in
+ * another; their rows, scores, snippets and order are the same as the unfiltered form's would be.
  */
 export function searchRecords(db: Db, match: string, filter: SearchFilter, bounds: SearchBounds): { rows: SearchRow[]; total: number } {
   const limit = Math.trunc(bounds.limit);
-  const oldestRanked = Math.max(0, Math.trunc(bounds.rank) - 1);
-  const counted = Math.trunc(bounds.cap) + 1;
+  const oldestRanked = Math.max(0, Math.trunc(Math.min(bounds.rank, bounds.cap)) - 1);
+  const walked = Math.trunc(bounds.cap) + 1;
   if (filtered(filter)) {
     const { sql, params } = where(filter);
     const matches = `FROM records_fts JOIN records r ON r.num = records_fts.rowid WHERE ${sql}`;
-    const rows = db.all<Sql<SearchRow>>(
-      `WITH low (num) AS MATERIALIZED (
-         SELECT coalesce((SELECT records_fts.rowid ${matches} ORDER BY records_fts.rowid DESC LIMIT 1 OFFSET ${oldestRanked}), 0)
-       )
+    const newest = `SELECT records_fts.rowid AS num ${matches} ORDER BY records_fts.rowid DESC LIMIT ${walked}`;
+    const rows = db.all<Sql<SearchRow & { total: number }>>(
+      `WITH newest (num) AS MATERIALIZED (${newest}),
+         low (num) AS MATERIALIZED (SELECT coalesce((SELECT num FROM newest ORDER BY num DESC LIMIT 1 OFFSET ${oldestRanked}), 0))
        SELECT r.num, r.id, r.type, r.title, r.summary, r.state, r.parent_id, r.path, r.depth, r.children_count, r.open_children_count,
-         -bm25(records_fts, ${WEIGHTS}) AS score, ${SNIPPET} AS snippet
+         -bm25(records_fts, ${WEIGHTS}) AS score, ${SNIPPET} AS snippet, (SELECT count(*) FROM newest) AS total
        ${matches} AND records_fts.rowid >= (SELECT num FROM low) ORDER BY bm25(records_fts, ${WEIGHTS}), r.num LIMIT ${limit}`,
       match,
       ...params,
     );
-    const total = db.one<{ n: number }>(`SELECT COUNT(*) AS n FROM (SELECT 1 ${matches} LIMIT ${counted})`, match, ...params)?.n ?? 0;
-    return { rows, total };
+    const total = rows[0]?.total ?? db.one<{ n: number }>(`SELECT count(*) AS n FROM (${newest})`, match, ...params)?.n ?? 0;
+    return { rows: rows.map(({ total: _total, ...row }) => row), total };
   }
   // `+rowid IN`: a filter on the scan of the ranked matches, not a rowid lookup (which would re-read the index per row).
   const found = db.all<Sql<SearchRow & { bm: number | null; total: number | null }>>(
-    `WITH low (num) AS MATERIALIZED (
-       SELECT coalesce((SELECT rowid FROM records_fts WHERE records_fts MATCH ?1 ORDER BY rowid DESC LIMIT 1 OFFSET ${oldestRanked}), 0)
+    `WITH newest (num) AS MATERIALIZED (
+       SELECT rowid FROM records_fts WHERE records_fts MATCH ?1 ORDER BY rowid DESC LIMIT ${walked}
      ),
+     low (num) AS MATERIALIZED (SELECT coalesce((SELECT num FROM newest ORDER BY num DESC LIMIT 1 OFFSET ${oldestRanked}), 0)),
      top (num, bm) AS MATERIALIZED (
        SELECT rowid, bm25(records_fts, ${WEIGHTS}) FROM records_fts WHERE records_fts MATCH ?1 AND rowid >= (SELECT num FROM low)
        ORDER BY 2, rowid LIMIT ${limit}
@@ -115,7 +119,7 @@ export function searchRecords(db: Db, match: string, filter: SearchFilter, bound
      UNION ALL
      SELECT ${REF_COLUMNS.split(", ")
        .map(() => "NULL")
-       .join(", ")}, NULL, NULL, (SELECT COUNT(*) FROM (SELECT 1 FROM records_fts WHERE records_fts MATCH ?1 LIMIT ${counted}))`,
+       .join(", ")}, NULL, NULL, (SELECT count(*) FROM newest)`,
     match,
   );
   const rows = found
