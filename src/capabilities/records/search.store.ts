@@ -64,53 +64,37 @@ export interface SearchBounds {
 
 /**
  * The best `limit` matches, best first (`score` is -bm25: larger is better, 0 or more), among the `rank`
- * newest matches; and the matches counted up to `cap + 1`. One walk of the matches, newest first and
- * unscored (FTS5 reads its doclists in either order; at most `cap + 1` rowids), gives both the count and
- * the oldest ranked match; every later step starts at it (`rowid >= …`, which FTS5 turns into a seek).
- * bm25 itself still counts every match of each word once (its IDF): that part of a common word's cost
- * does not shrink with the window.
+ * newest matches; and the matches counted up to `cap + 1`. One statement (a Durable Object pays a fixed
+ * cost per statement):
  *
- * Without filters the walk and the ranking run inside the full-text index alone: no `records` row is
- * read and no snippet made for a match that does not make the page (with a join and a snippet in the
- * ranking query, SQLite reads both for every ranked match before sorting). Then the page's snippets (one
- * scan of the ranked matches, the snippet made for the page's rows only) and its refs, and the count as
- * one more row: one statement, as a Durable Object pays a fixed cost per statement. Filtered searches
- * need the `records` row of every match they walk, so they rank in one joined statement and count in
- * another; their rows, scores, snippets and order are the same as the unfiltered form's would be.
+ * - one walk of the matches, newest first and unscored (FTS5 reads its doclists in either order; at most
+ *   `cap + 1` rowids), gives both the count and the oldest ranked match; every later step starts at it
+ *   (`rowid >= …`, which FTS5 turns into a seek);
+ * - the window is ranked without a snippet, so snippets are made for the page's rows only (with both in
+ *   one query, SQLite makes a snippet for every ranked match before sorting); bm25 itself still counts
+ *   every match of each word once (its IDF), which no window shortens;
+ * - then the page's snippets, from one scan of the window, and its refs.
+ *
+ * Without filters the walk and the ranking run inside the full-text index alone; filters join each
+ * walked and ranked match to its `records` row.
  */
 export function searchRecords(db: Db, match: string, filter: SearchFilter, bounds: SearchBounds): { rows: SearchRow[]; total: number } {
-  const limit = Math.trunc(bounds.limit);
   const oldestRanked = Math.max(0, Math.trunc(Math.min(bounds.rank, bounds.cap)) - 1);
-  const walked = Math.trunc(bounds.cap) + 1;
-  if (filtered(filter)) {
-    const { sql, params } = where(filter);
-    const matches = `FROM records_fts JOIN records r ON r.num = records_fts.rowid WHERE ${sql}`;
-    const newest = `SELECT records_fts.rowid AS num ${matches} ORDER BY records_fts.rowid DESC LIMIT ${walked}`;
-    const rows = db.all<Sql<SearchRow & { total: number }>>(
-      `WITH newest (num) AS MATERIALIZED (${newest}),
-         low (num) AS MATERIALIZED (SELECT coalesce((SELECT num FROM newest ORDER BY num DESC LIMIT 1 OFFSET ${oldestRanked}), 0))
-       SELECT r.num, r.id, r.type, r.title, r.summary, r.state, r.parent_id, r.path, r.depth, r.children_count, r.open_children_count,
-         -bm25(records_fts, ${WEIGHTS}) AS score, ${SNIPPET} AS snippet, (SELECT count(*) FROM newest) AS total
-       ${matches} AND records_fts.rowid >= (SELECT num FROM low) ORDER BY bm25(records_fts, ${WEIGHTS}), r.num LIMIT ${limit}`,
-      match,
-      ...params,
-    );
-    const total = rows[0]?.total ?? db.one<{ n: number }>(`SELECT count(*) AS n FROM (${newest})`, match, ...params)?.n ?? 0;
-    return { rows: rows.map(({ total: _total, ...row }) => row), total };
-  }
-  // `+rowid IN`: a filter on the scan of the ranked matches, not a rowid lookup (which would re-read the index per row).
+  const { sql, params } = where(filter);
+  const join = filtered(filter) ? " JOIN records r ON r.num = records_fts.rowid" : "";
+  const matches = `FROM records_fts${join} WHERE ${sql}`;
+  const low = "records_fts.rowid >= (SELECT num FROM low)";
+  // `+rowid IN`: a filter on the scan of the window, not a rowid lookup (which would re-read the index per row).
   const found = db.all<Sql<SearchRow & { bm: number | null; total: number | null }>>(
     `WITH newest (num) AS MATERIALIZED (
-       SELECT rowid FROM records_fts WHERE records_fts MATCH ?1 ORDER BY rowid DESC LIMIT ${walked}
+       SELECT records_fts.rowid ${matches} ORDER BY records_fts.rowid DESC LIMIT ${Math.trunc(bounds.cap) + 1}
      ),
      low (num) AS MATERIALIZED (SELECT coalesce((SELECT num FROM newest ORDER BY num DESC LIMIT 1 OFFSET ${oldestRanked}), 0)),
      top (num, bm) AS MATERIALIZED (
-       SELECT rowid, bm25(records_fts, ${WEIGHTS}) FROM records_fts WHERE records_fts MATCH ?1 AND rowid >= (SELECT num FROM low)
-       ORDER BY 2, rowid LIMIT ${limit}
+       SELECT records_fts.rowid, bm25(records_fts, ${WEIGHTS}) ${matches} AND ${low} ORDER BY 2, 1 LIMIT ${Math.trunc(bounds.limit)}
      ),
      snippets (num, snippet) AS (
-       SELECT rowid, ${SNIPPET} FROM records_fts
-       WHERE records_fts MATCH ?1 AND rowid >= (SELECT num FROM low) AND +rowid IN (SELECT num FROM top)
+       SELECT rowid, ${SNIPPET} FROM records_fts WHERE records_fts MATCH ?1 AND ${low} AND +rowid IN (SELECT num FROM top)
      )
      SELECT ${REF_COLUMNS.split(", ")
        .map((column) => `r.${column}`)
@@ -121,6 +105,7 @@ export function searchRecords(db: Db, match: string, filter: SearchFilter, bound
        .map(() => "NULL")
        .join(", ")}, NULL, NULL, (SELECT count(*) FROM newest)`,
     match,
+    ...params,
   );
   const rows = found
     .filter((row) => row.bm !== null)
