@@ -125,7 +125,7 @@ async function main(options: Options): Promise<number> {
   if ((loadAtStart[0] ?? 0) > cpus().length * 0.5) {
     log(`warning: the machine is busy (1-min load average ${loadAtStart[0]} on ${cpus().length} CPUs); latencies will be noisy`);
   }
-  const server = await startDevServer({ root: ROOT, tempPrefix: "branchmind-bench-" });
+  const server = await startDevServer({ root: ROOT, tempPrefix: "branchmind-bench-", devTools: options.wranglerDevTools });
   const client = createMcpClient({
     endpoint: `${server.base}/mcp?toolset=full`,
     agentId: AGENT,

@@ -11,7 +11,7 @@ import { MIN_RECORD_SIZE } from "./records-layout.ts";
 export const USAGE =
   "npm run bench -- [--suites notes,common,graph,packs,portals,records] [--sizes 1000,10000,100000] [--depths 1,10,30] " +
   "[--graph-sizes 10000,100000] [--pack-sizes 100000] [--record-sizes 50000] " +
-  "[--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10]";
+  "[--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10] [--wrangler-dev-tools]";
 
 export const SUITES = ["notes", "common", "graph", "packs", "portals", "records"] as const;
 /** The graph suite's chain `gchain/1` … `gchain/<n>` (`--chain-depth`). */
@@ -58,6 +58,8 @@ export interface Options {
   timeoutMinutes: number;
   /** Graph suite: depth of its branch chain. */
   chainDepth: number;
+  /** Keep wrangler's local dev tools on, as `npm run dev` runs (see DEV_SERVER_ENV); off by default. */
+  wranglerDevTools: boolean;
 }
 
 function integerIn(name: string, raw: string, [min, max]: readonly [number, number]): number {
@@ -99,6 +101,7 @@ export function parseOptions(argv: string[]): Options {
       warmup: { type: "string" },
       "timeout-minutes": { type: "string" },
       "chain-depth": { type: "string" },
+      "wrangler-dev-tools": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -154,6 +157,7 @@ export function parseOptions(argv: string[]): Options {
         : integerIn("timeout-minutes", values["timeout-minutes"], BOUNDS.timeoutMinutes),
     chainDepth:
       values["chain-depth"] === undefined ? DEFAULTS.chainDepth : integerIn("chain-depth", values["chain-depth"], BOUNDS.chainDepth),
+    wranglerDevTools: values["wrangler-dev-tools"] === true,
   };
   const deepest = Math.max(...options.depths);
   for (const size of options.suites.includes("notes") ? options.sizes : []) {

@@ -147,7 +147,7 @@ export function targetLines(suite: string, misses: Misses, growth: Growth | unde
 export function headerLines(machine: Json, options: Options): string[] {
   return [
     "",
-    `BranchMind benchmark: local wrangler dev (workerd), ${String(machine.cpus)} CPUs, ${String(machine.cpu_model)}`,
+    `BranchMind benchmark: local wrangler dev (workerd, its local dev tools ${options.wranglerDevTools ? "on" : "off"}), ${String(machine.cpus)} CPUs, ${String(machine.cpu_model)}`,
     `samples ${options.samples} per op per size, warmup ${options.warmup} rounds; latency = client fetch + body read`,
     `load average (1/5/15 min) at start ${String(machine.load_average_start)}, at end ${String(machine.load_average_end)}`,
     `code: commit ${String(machine.commit)}${Array.isArray(machine.uncommitted_files) && machine.uncommitted_files.length > 0 ? ` plus uncommitted changes to ${machine.uncommitted_files.length} files (listed in the JSON)` : ""}`,
@@ -216,6 +216,7 @@ export function jsonReport(run: RunRecord): Json {
       },
       server_ready_s: Math.round(run.serverReadyMs / 100) / 10,
       suites: options.suites,
+      wrangler_dev_tools: options.wranglerDevTools,
     },
     targets: { max_ratio_to_floor: TARGET_MAX_RATIO, max_growth: TARGET_MAX_GROWTH },
     results: run.results,

@@ -30,21 +30,26 @@ const HEALTH_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 5_000;
 const OUTPUT_TAIL_LINES = 40;
 
-/**
- * How scripts run `wrangler dev`. Its traffic stays on loopback: no telemetry, no update check (it runs
- * with the banner), no Request.cf download. And wrangler's local dev tools are off: its trace collector
- * (X_LOCAL_OBSERVABILITY) streams an event for every request and every SQL statement to a worker that
- * stores them for its local dashboard, and its data explorer (X_LOCAL_EXPLORER) wraps every Durable
- * Object class. A deployment has neither; on by default, they cost about a third of what the local
- * stack can carry (docs/load.md), so measurements and tests leave them out.
- */
-export const DEV_SERVER_ENV: Readonly<Record<string, string>> = {
+/** Keeps wrangler's traffic on loopback: no telemetry, no update check (it runs with the banner), no Request.cf download. */
+const OFFLINE_ENV: Readonly<Record<string, string>> = {
   WRANGLER_SEND_METRICS: "false",
   WRANGLER_HIDE_BANNER: "true",
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
+
+/**
+ * Turns wrangler's local dev tools off: its trace collector (X_LOCAL_OBSERVABILITY) streams an event for
+ * every request and every SQL statement to a worker that stores them for its local dashboard, and its
+ * data explorer (X_LOCAL_EXPLORER) wraps every Durable Object class. A deployment has neither; on by
+ * default, they cost about a third of what the local stack can carry (docs/load.md).
+ */
+const DEV_TOOLS_OFF_ENV: Readonly<Record<string, string>> = {
   X_LOCAL_OBSERVABILITY: "false",
   X_LOCAL_EXPLORER: "false",
 };
+
+/** How scripts run `wrangler dev`: offline, and without wrangler's local dev tools (measurements and tests leave them out). */
+export const DEV_SERVER_ENV: Readonly<Record<string, string>> = { ...OFFLINE_ENV, ...DEV_TOOLS_OFF_ENV };
 
 /** Top-level entries not copied into the snapshot: dependencies (linked instead), VCS, local state, secrets. */
 const SNAPSHOT_SKIP = new Set(["node_modules", ".git", ".wrangler", "bench-results", ".dev.vars", ".env", ".env.local"]);
@@ -56,6 +61,11 @@ export interface DevServerOptions {
   tempPrefix: string;
   /** Passed as `--var NAME:VALUE`; by default `AUTH_MODE:dev`. */
   vars?: Readonly<Record<string, string>>;
+  /**
+   * Keep wrangler's local dev tools at their default (on), as `npm run dev` runs: for comparisons with
+   * measurements made before the scripts turned them off.
+   */
+  devTools?: boolean;
 }
 
 export interface DevServer {
@@ -238,7 +248,14 @@ function rememberOutput(chunk: Buffer): void {
   }
 }
 
-function spawnWrangler(root: string, port: number, app: string, state: string, vars: Readonly<Record<string, string>>): void {
+function spawnWrangler(
+  root: string,
+  port: number,
+  app: string,
+  state: string,
+  vars: Readonly<Record<string, string>>,
+  devTools: boolean,
+): void {
   const wrangler = join(root, "node_modules", ".bin", "wrangler");
   const varArgs = Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const args = ["dev", "--ip", HOST, "--port", String(port), ...varArgs, "--persist-to", state, "--log-level", "warn"];
@@ -250,7 +267,7 @@ function spawnWrangler(root: string, port: number, app: string, state: string, v
       ...process.env,
       // wrangler's `#!/usr/bin/env node` must find this Node (wrangler needs ≥ 22), not an older one on PATH.
       PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
-      ...DEV_SERVER_ENV,
+      ...(devTools ? OFFLINE_ENV : DEV_SERVER_ENV),
       NO_COLOR: "1",
     },
   });
@@ -310,7 +327,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const base = `http://${HOST}:${port}`;
 
   log(`starting wrangler dev on ${base}`);
-  spawnWrangler(options.root, port, app, state, options.vars ?? { AUTH_MODE: "dev" });
+  spawnWrangler(options.root, port, app, state, options.vars ?? { AUTH_MODE: "dev" }, options.devTools === true);
   const readyMs = await waitForHealth(base);
   log(`server ready after ${(readyMs / 1000).toFixed(1)} s`);
   return { base, port, readyMs };
