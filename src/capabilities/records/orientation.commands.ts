@@ -182,7 +182,7 @@ export const recordsSearch = defineCommand({
       ctx.warn({
         code: "SEARCH_RANKED_NEWEST",
         message: `${total > MAX_COUNTED_MATCHES ? `More than ${MAX_COUNTED_MATCHES}` : total} records match; the ${MAX_RANKED_MATCHES} most recently created of them were ranked.`,
-        recovery: "Add words, or filter by types, states or parent_id, to rank every match.",
+        recovery: `Add words, or filter by types, states or parent_id, until ${MAX_RANKED_MATCHES} or fewer match, to rank every match.`,
       });
     }
     const best = rows[0]?.score ?? 0;
