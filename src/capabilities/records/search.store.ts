@@ -48,10 +48,6 @@ function where(filter: SearchFilter): { sql: string; params: (string | number)[]
   return { sql: parts.join(" AND "), params };
 }
 
-function filtered(filter: SearchFilter): boolean {
-  return (filter.types?.length ?? 0) > 0 || (filter.states?.length ?? 0) > 0 || filter.underPath !== undefined;
-}
-
 type Sql<T> = T & Record<string, string | number | null>;
 
 /** What one search asks for: at most `limit` rows, from the `rank` newest matches, matches counted up to `cap + 1`. */
@@ -81,7 +77,8 @@ export interface SearchBounds {
 export function searchRecords(db: Db, match: string, filter: SearchFilter, bounds: SearchBounds): { rows: SearchRow[]; total: number } {
   const oldestRanked = Math.max(0, Math.trunc(Math.min(bounds.rank, bounds.cap)) - 1);
   const { sql, params } = where(filter);
-  const join = filtered(filter) ? " JOIN records r ON r.num = records_fts.rowid" : "";
+  // Every filter is on `r`: without one, the index alone answers.
+  const join = params.length > 0 ? " JOIN records r ON r.num = records_fts.rowid" : "";
   const matches = `FROM records_fts${join} WHERE ${sql}`;
   const low = "records_fts.rowid >= (SELECT num FROM low)";
   // `+rowid IN`: a filter on the scan of the window, not a rowid lookup (which would re-read the index per row).
