@@ -10,11 +10,9 @@ import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { MAX_NAME_CHARS } from "../../shared/limits";
 import { sourcesOf } from "../branches/branches.store";
-import { branchArg } from "../docs/docs.schema";
 import { type Pagination, pagination, paginationSchema, repairPagination } from "../docs/paging";
 import { reasoningScope } from "../tasks/scope";
-import { targetSchema } from "../tasks/tasks.schema";
-import { DEFAULT_GRAPH_DOC, edgeSchema, GRAPH_KEEP, graphDocSchema, nodeIdSchema, nodeSchema } from "./graph.schema";
+import { DEFAULT_GRAPH_DOC, edgeSchema, GRAPH_KEEP, graphPlaceFields, nodeIdSchema, nodeSchema } from "./graph.schema";
 import { edgesTouching, effectivePage, isLive, lookupVersion, scansOf, toEdge, toNode } from "./graph.store";
 import { nodeHistory, relationWhere } from "./graph-browse.store";
 
@@ -31,12 +29,6 @@ const DEFAULT_NODE_VERSIONS = 20;
 const MAX_NODE_EDGES = 200;
 const DEFAULT_NODE_EDGES = 50;
 
-const placeFields = {
-  target: targetSchema.optional(),
-  branch: branchArg.optional(),
-  doc: graphDocSchema,
-};
-
 export const graphEdges = defineCommand({
   name: "graph.edges",
   tool: "graph_edges",
@@ -44,7 +36,7 @@ export const graphEdges = defineCommand({
   description: `Every live edge of a branch's effective graph, newest first by last_seq, ${DEFAULT_EDGE_PAGE} per page by default (at most ${MAX_EDGE_PAGE}); rels filters by relation. Continue with cursor = next_cursor. With graph_query's node pages this draws a whole graph, edges between pages included. Aim: target (a plan's or task's graph doc on its reasoning branch) > branch (+ doc, default \`graph\`) > your focus > your checkout.`,
   kind: "read",
   input: {
-    ...placeFields,
+    ...graphPlaceFields,
     rels: z.array(z.string().min(1).max(MAX_NAME_CHARS)).max(50).optional().describe('Only these relations, e.g. ["supports"].'),
     cursor: z.number().int().positive().optional().describe("Edges with last_seq below this (from next_cursor)."),
     limit: z.number().int().min(1).max(MAX_EDGE_PAGE).default(DEFAULT_EDGE_PAGE),
@@ -117,7 +109,7 @@ export const graphNodeShow = defineCommand({
   description: `One node of a branch's effective graph: its current state (deleted: true for a tombstone), its versions newest first as the branch sees them (its own and its ancestors' up to their cutoffs; ${DEFAULT_NODE_VERSIONS} by default, older with versions_cursor), and its live edges in and out with the node at the other end (id, type, title, status). A node the view never had is UNKNOWN_ID. Aim: target > branch (+ doc, default \`graph\`) > your focus > your checkout.`,
   kind: "read",
   input: {
-    ...placeFields,
+    ...graphPlaceFields,
     id: nodeIdSchema,
     versions_limit: z.number().int().min(1).max(MAX_NODE_VERSIONS).default(DEFAULT_NODE_VERSIONS),
     versions_cursor: z

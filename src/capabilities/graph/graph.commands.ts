@@ -9,13 +9,13 @@ import { sourcesOf } from "../branches/branches.store";
 import { branchArg } from "../docs/docs.schema";
 import { pagination, paginationSchema, repairPagination } from "../docs/paging";
 import { reasoningScope } from "../tasks/scope";
-import { targetSchema } from "../tasks/tasks.schema";
 import {
   DEFAULT_GRAPH_DOC,
   edgeSchema,
   GRAPH_KEEP,
   graphDocSchema,
   graphOpSchema,
+  graphPlaceFields,
   MAX_GRAPH_OPS,
   nodeIdSchema,
   nodeSchema,
@@ -47,9 +47,7 @@ export const graphApply = defineCommand({
     "Apply node_upsert / node_delete / edge_upsert / edge_delete ops in order, atomically (all or none), to a graph doc. Each op writes a new version; node_upsert replaces the node's fields; deleting a node tombstones its edges; an edge needs both endpoints live. Aim: target (a plan's or task's graph doc on its reasoning branch) > branch (+ doc, default `graph`) > your focus > your checkout.",
   kind: "write",
   input: {
-    target: targetSchema.optional(),
-    branch: branchArg.optional(),
-    doc: graphDocSchema,
+    ...graphPlaceFields,
     ops: z.array(graphOpSchema).min(1).max(MAX_GRAPH_OPS),
   },
   output: {
@@ -80,9 +78,7 @@ export const graphQuery = defineCommand({
   description: `Bounded slice of a branch's effective graph (latest version per key over its base snapshot), recent-first by last_seq. Filters: ids, types, status, tags_any, tags_all, text (case-insensitive substring of id, title, text). Edges only between returned nodes. A text of ${TEXT_INDEX_MIN_CHARS}+ characters is looked up in an index: at most ${MAX_TEXT_CANDIDATES} matching versions are examined per call. Otherwise at most ${MAX_EXAMINED_PER_SOURCE} versions are examined per source of the view. Either way a sparse filter may return a short page with has_more: continue with cursor = next_cursor. Aim: target (a plan's or task's graph doc on its reasoning branch) > branch (+ doc, default \`graph\`) > your focus > your checkout.`,
   kind: "read",
   input: {
-    target: targetSchema.optional(),
-    branch: branchArg.optional(),
-    doc: graphDocSchema,
+    ...graphPlaceFields,
     ids: z.array(nodeIdSchema).max(MAX_LIST_LIMIT).optional(),
     types: stringOrList.optional(),
     status: stringOrList.optional(),
@@ -163,9 +159,7 @@ export const graphValidate = defineCommand({
   description: `Check that every live edge of a branch's effective graph has both endpoints live. Errors are bounded by max_errors (default 50); at most ${MAX_VALIDATE_EDGES} edges are checked per call (continue with cursor = next_cursor). Aim: target (a plan's or task's graph doc on its reasoning branch) > branch (+ doc, default \`graph\`) > your focus > your checkout.`,
   kind: "read",
   input: {
-    target: targetSchema.optional(),
-    branch: branchArg.optional(),
-    doc: graphDocSchema,
+    ...graphPlaceFields,
     max_errors: z.number().int().min(1).max(500).default(50),
     cursor: z.number().int().positive().optional().describe("Continue with edges whose last_seq is below this."),
   },

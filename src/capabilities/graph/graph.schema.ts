@@ -6,6 +6,8 @@
 import { z } from "zod";
 import { MAX_META_BYTES, MAX_NAME_CHARS, MAX_TITLE_CHARS } from "../../shared/limits";
 import { nameSchema } from "../../shared/names";
+import { branchArg } from "../docs/docs.schema";
+import { targetSchema } from "../tasks/tasks.schema";
 
 /** Node ids: generous enough for paths and URLs used as ids, short enough to key indexes. */
 export const MAX_NODE_ID_CHARS = 256;
@@ -78,6 +80,13 @@ export type GraphEdge = z.infer<typeof edgeSchema>;
 /** The graph document used when a call names none (seed 001). */
 export const DEFAULT_GRAPH_DOC = "graph";
 export const graphDocSchema = nameSchema("Graph document; default `graph`.").optional();
+
+/** Where a graph command acts (see tasks/scope.ts): a plan's or task's graph, or a branch and graph doc. */
+export const graphPlaceFields = {
+  target: targetSchema.optional(),
+  branch: branchArg.optional(),
+  doc: graphDocSchema,
+};
 
 export const GRAPH_KEEP = ["id", "type", "status", "from", "rel", "to", "deleted", "last_seq"];
 

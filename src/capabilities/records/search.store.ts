@@ -25,6 +25,13 @@ export interface SearchRow extends RefRow {
 const WEIGHTS = "10.0, 4.0, 1.0";
 /** Snippet: matched words in **bold**, "…" at cuts, about this many tokens. */
 const SNIPPET = "snippet(records_fts, -1, '**', '**', '…', 16)";
+/** The page's refs, read through `r`; the count row carries NULL in their place. */
+const PAGE_REF_COLUMNS = REF_COLUMNS.split(", ")
+  .map((column) => `r.${column}`)
+  .join(", ");
+const COUNT_ROW_NULLS = REF_COLUMNS.split(", ")
+  .map(() => "NULL")
+  .join(", ");
 
 /** The filters as SQL on `r` with numbered parameters from ?2 (?1 is the MATCH), so a statement can repeat them. */
 function where(filter: SearchFilter): { sql: string; params: (string | number)[] } {
@@ -93,14 +100,10 @@ export function searchRecords(db: Db, match: string, filter: SearchFilter, bound
      snippets (num, snippet) AS (
        SELECT rowid, ${SNIPPET} FROM records_fts WHERE records_fts MATCH ?1 AND ${low} AND +rowid IN (SELECT num FROM top)
      )
-     SELECT ${REF_COLUMNS.split(", ")
-       .map((column) => `r.${column}`)
-       .join(", ")}, t.bm, s.snippet, NULL AS total
+     SELECT ${PAGE_REF_COLUMNS}, t.bm, s.snippet, NULL AS total
      FROM top t JOIN snippets s ON s.num = t.num JOIN records r ON r.num = t.num
      UNION ALL
-     SELECT ${REF_COLUMNS.split(", ")
-       .map(() => "NULL")
-       .join(", ")}, NULL, NULL, (SELECT count(*) FROM newest)`,
+     SELECT ${COUNT_ROW_NULLS}, NULL, NULL, (SELECT count(*) FROM newest)`,
     match,
     ...params,
   );
