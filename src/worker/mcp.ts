@@ -142,8 +142,10 @@ export function mcpHandler(): StatelessMcpHandler {
   return handler;
 }
 
-export function serveMcp(request: Request, session: McpSession): Promise<Response> {
+/** Serves one MCP request; `parsedBody` is its body already parsed (see `jsonMessageOf` in index.ts), if any. */
+export function serveMcp(request: Request, session: McpSession, parsedBody?: object): Promise<Response> {
   return mcpHandler().fetch(request, {
+    ...(parsedBody === undefined ? {} : { parsedBody }),
     authInfo: {
       token: "verified",
       clientId: session.principal.agent_id,
