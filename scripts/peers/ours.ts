@@ -27,7 +27,6 @@ const SEARCH_PAGE_LIMIT = 50;
  * (the scan's 1,000 per source; the index examines up to 5,000): only sizes the loop guard.
  */
 const EXAMINED_PER_CALL = 1_000;
-/** Errors kept per burst, for the report. */
 
 interface QueriedNode {
   id: string;

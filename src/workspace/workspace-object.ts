@@ -113,12 +113,8 @@ export class WorkspaceObject extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     // Writes from now on schedule the next push (as they would after a restart, which forgets the flag).
     this.pushScheduled = false;
-    try {
-      const summary = this.summary();
-      if (summary.name === "") return;
-      await this.env.DIRECTORY.getByName(DIRECTORY_NAME).report(summary);
-    } finally {
-      this.pushScheduled = false;
-    }
+    const summary = this.summary();
+    if (summary.name === "") return;
+    await this.env.DIRECTORY.getByName(DIRECTORY_NAME).report(summary);
   }
 }

@@ -165,49 +165,12 @@ export function findRef(db: Db, id: string): RefRow | undefined {
   return db.one<SqlRow<RefRow>>(`SELECT ${REF_COLUMNS} FROM records WHERE id = ?`, id);
 }
 
-/** Children of `parentId` in number order, OPEN ones or the others, at most `limit + 1`. */
-export function childrenOf(db: Db, parentId: string, open: boolean, limit: number): RecordRow[] {
-  return db.all<SqlRow<RecordRow>>(
-    `SELECT ${RECORD_COLUMNS} FROM records INDEXED BY records_by_parent WHERE parent_id = ? AND ${open ? "state = 'OPEN'" : "state <> 'OPEN'"}
-     ORDER BY num LIMIT ${Math.trunc(limit) + 1}`,
-    parentId,
-  );
-}
-
-/** Children of `parentId` as refs in number order, OPEN ones or the others, at most `limit + 1` (a bundle's other children). */
-export function childRefsOf(db: Db, parentId: string, open: boolean, limit: number): RefRow[] {
-  return db.all<SqlRow<RefRow>>(
-    `SELECT ${REF_COLUMNS} FROM records INDEXED BY records_by_parent WHERE parent_id = ? AND ${open ? "state = 'OPEN'" : "state <> 'OPEN'"}
-     ORDER BY num LIMIT ${Math.trunc(limit) + 1}`,
-    parentId,
-  );
-}
-
 /** OPEN children as refs, in number order, at most `limit` (cascade warnings). */
 export function openChildRefs(db: Db, parentId: string, limit: number): RefRow[] {
   return db.all<SqlRow<RefRow>>(
     `SELECT ${REF_COLUMNS} FROM records INDEXED BY records_by_parent WHERE parent_id = ? AND state = 'OPEN' ORDER BY num LIMIT ${Math.trunc(limit)}`,
     parentId,
   );
-}
-
-/**
- * Grandchildren of `id` as refs: the children of its first `childLimit` children (number order), at
- * most `limit + 1` in number order. `total` sums the scanned children's counters.
- */
-export function grandchildrenOf(db: Db, id: string, childLimit: number, limit: number): { rows: RefRow[]; total: number } {
-  const children = db.all<{ id: string; children_count: number }>(
-    `SELECT id, children_count FROM records INDEXED BY records_by_parent WHERE parent_id = ? ORDER BY num LIMIT ${Math.trunc(childLimit)}`,
-    id,
-  );
-  const parents = children.filter((child) => child.children_count > 0).map((child) => child.id);
-  const total = children.reduce((sum, child) => sum + child.children_count, 0);
-  if (parents.length === 0) return { rows: [], total };
-  const rows = db.all<SqlRow<RefRow>>(
-    `SELECT ${REF_COLUMNS} FROM records WHERE parent_id IN (SELECT value FROM json_each(?)) ORDER BY num LIMIT ${Math.trunc(limit) + 1}`,
-    JSON.stringify(parents),
-  );
-  return { rows, total };
 }
 
 /** What an activation's bundle reads of a record's family (see `bundleRowsOf`). */

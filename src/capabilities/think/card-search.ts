@@ -8,7 +8,7 @@ import type { Source } from "../branches/branches.store";
 import type { Where } from "../graph/graph.store";
 import { textSearchPage } from "../graph/graph-text-search.store";
 import { allOf } from "./card-filters.store";
-import { type CardPage, toCard } from "./card-view";
+import { type CardPage, cardPageOf } from "./card-view";
 import { cardWhere } from "./cards";
 
 /** One page of the visible cards of `graphDoc` containing `text` (3+ characters: `usesTextIndex`) and matching `filter`. */
@@ -20,15 +20,12 @@ export function searchedCards(
   filter: Where,
   page: { limit: number; allLanes: boolean; before?: number | undefined },
 ): CardPage {
-  const found = textSearchPage(ctx.db, graphDoc, sources, {
-    text,
-    before: page.before,
-    limit: page.limit,
-    where: allOf(cardWhere(ctx, page.allLanes), filter),
-  });
-  const cards = found.rows.map(toCard);
-  if (!found.has_more) return { cards };
-  // More remain: either the search stopped at its examined bound (continue there) or the page is full.
-  const next = found.next_before ?? cards[cards.length - 1]?.last_seq;
-  return next === undefined ? { cards } : { cards, next };
+  return cardPageOf(
+    textSearchPage(ctx.db, graphDoc, sources, {
+      text,
+      before: page.before,
+      limit: page.limit,
+      where: allOf(cardWhere(ctx, page.allLanes), filter),
+    }),
+  );
 }

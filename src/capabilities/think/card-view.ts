@@ -71,10 +71,11 @@ export function visibleCardPages(
   return pages.map((page) => (page.limit === 0 ? { cards: [] } : cardPageOf(found[next++] as NodePage)));
 }
 
-function cardPageOf(found: NodePage): CardPage {
+/** A page of nodes as a card page: `next` continues where the page stopped (its bound, or its last card). */
+export function cardPageOf(found: NodePage): CardPage {
   const cards = found.rows.map(toCard);
   if (!found.has_more) return { cards };
-  // More remain: either a source stopped at its examined bound (continue there) or the page is full.
+  // More remain: either the read stopped at its examined bound (continue there) or the page is full.
   const next = found.next_before ?? cards[cards.length - 1]?.last_seq;
   return next === undefined ? { cards } : { cards, next };
 }
