@@ -1,28 +1,30 @@
-// Bindings and variables of the Worker (see wrangler.toml).
-import type { DirectoryObject } from "./directory/directory-object";
-import type { WorkspaceObject } from "./workspace/workspace-object";
+// The Worker's Env in two parts. Its bindings (the Durable Object namespaces) are generated from
+// wrangler.toml into worker-configuration.d.ts by `npm run types` (CI checks that file is current).
+// What wrangler.toml cannot say is declared here, once: the secrets a deployment sets with
+// `wrangler secret put` and the vars the dev script passes on its command line. All are optional,
+// because which ones exist depends on the mode (docs/deploy.md).
 
 declare global {
-  interface Env {
-    WORKSPACES: DurableObjectNamespace<WorkspaceObject>;
-    DIRECTORY: DurableObjectNamespace<DirectoryObject>;
+  interface DeploymentSettings {
     /** "dev" only when the dev script says so on its command line; anything else means tokens. */
     AUTH_MODE?: string;
-    /** HMAC secret for bearer tokens; a deployment without it refuses every call. */
+    /** HMAC secret for bearer tokens; a deployment without it (nor AUTH_SECRETS) refuses every call. */
     AUTH_SECRET?: string;
     /** Key id stamped into tokens and required on verification (rotate by changing both). */
     AUTH_KEY_ID?: string;
-    /** Secret redaction of stored text (issue 11): "off" stores text as sent; unset or anything else redacts. */
+    /** More accepted keys besides AUTH_SECRET: `{"kid": "secret", ...}` or `kid:secret,kid2:secret2`. */
+    AUTH_SECRETS?: string;
+    /** Revoked token ids (`jti`), separated by commas and/or whitespace. */
+    AUTH_REVOKED?: string;
+    /** Secret redaction of stored text: "off" stores text as sent; unset or anything else redacts. */
     REDACTION?: string;
+  }
+
+  interface Env extends DeploymentSettings {}
+
+  namespace Cloudflare {
+    interface Env extends DeploymentSettings {}
   }
 }
 
-declare global {
-  namespace Cloudflare {
-    interface Env extends globalThis.Env {}
-    interface GlobalProps {
-      mainModule: typeof import("./worker/index");
-      durableNamespaces: "WorkspaceObject" | "DirectoryObject";
-    }
-  }
-}
+export {};

@@ -16,15 +16,6 @@ import { type AppError, appError } from "../shared/errors";
 import { MAX_AGENT_ID_CHARS } from "../shared/limits";
 import { isTokenIdText, type KeyRing, verifyToken } from "./token";
 
-declare global {
-  interface Env {
-    /** More accepted keys besides AUTH_SECRET: `{"kid": "secret", ...}` or `kid:secret,kid2:secret2`. */
-    AUTH_SECRETS?: string;
-    /** Revoked token ids (`jti`), separated by commas and/or whitespace. */
-    AUTH_REVOKED?: string;
-  }
-}
-
 /** Why a request was refused: what the front door logs (never the token). */
 export interface Refusal {
   code: AppError["code"];

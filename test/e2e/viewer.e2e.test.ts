@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Browser, openBrowser } from "./helpers/browser";
+import { findChromium } from "./helpers/chromium";
 import { LARGE_EDGES, LARGE_NODES, LARGE_WORKSPACE, type Seeded, seedLargeGraph, seedWorkspace, tokenFor, WORKSPACE } from "./helpers/seed";
 import { type E2eServer, startServer } from "./helpers/server";
 
@@ -58,7 +59,15 @@ async function useToken(token: string): Promise<void> {
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   const started = Date.now();
-  [server, browser] = await Promise.all([startServer(ROOT), openBrowser()]);
+  const chromium = await findChromium();
+  console.info(`viewer e2e: Chromium from ${chromium.source} (${chromium.path})`);
+  timings.chromium_found_ms = Date.now() - started;
+  // Both start at once; whichever starts is kept for afterAll even when the other fails.
+  const [serverStart, browserStart] = await Promise.allSettled([startServer(ROOT), openBrowser(chromium)]);
+  if (serverStart.status === "fulfilled") server = serverStart.value;
+  if (browserStart.status === "fulfilled") browser = browserStart.value;
+  if (serverStart.status === "rejected") throw serverStart.reason;
+  if (browserStart.status === "rejected") throw browserStart.reason;
   timings.server_start_ms = server.startMs;
   page = browser.page;
   page.on("pageerror", (error) => pageErrors.push(error.message));

@@ -1,14 +1,14 @@
 /**
- * Headless Chromium for the end-to-end tests: Debian's `chromium` (or CHROMIUM_PATH) driven by
- * playwright-core, with a fresh profile dir per run and the flags a closed network needs (no
- * background traffic, no component updates, no QUIC). `close()` removes the profile.
+ * Headless Chromium for the end-to-end tests (the one `findChromium` picks: CHROMIUM_PATH, `chromium`
+ * on PATH, or the npm-bundled one) driven by playwright-core, with a fresh profile dir per run and the
+ * flags a closed network needs (no background traffic, no component updates, no QUIC). `close()`
+ * removes the profile.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import type { ChromiumExecutable } from "./chromium";
 
 const FLAGS = [
   "--no-sandbox",
@@ -28,17 +28,20 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function openBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH.`);
-  }
+export async function openBrowser(executable: ChromiumExecutable): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), "branchmind-e2e-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    viewport: VIEWPORT,
-  });
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: executable.path,
+      headless: true,
+      args: FLAGS,
+      viewport: VIEWPORT,
+    });
+  } catch (error) {
+    rmSync(profile, { recursive: true, force: true });
+    throw new Error(`Chromium from ${executable.source} (${executable.path}) did not start: ${String(error)}`);
+  }
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,
