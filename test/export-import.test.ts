@@ -334,7 +334,11 @@ describe("workspace export and restore", () => {
     // Mid-restore: writes are refused (bulk ops too), reads answer, an export has nothing consistent to show.
     const busy = await failure("notes_commit", { workspace: target, content: "too early" });
     expect(busy).toMatchObject({ code: "RESTORE_IN_PROGRESS", details: { next_line: expected } });
-    expect(busy.actions?.[0]).toMatchObject({ tool: "workspace_import", args: { abort_restore: true } });
+    // The way out needs an admin: only an admin is told to call it (a writer reads it in the recovery hint).
+    expect(busy.actions).toBeUndefined();
+    expect(busy.recovery_hint).toContain("abort_restore");
+    const busyForAdmin = await failure("notes_commit", { workspace: target, content: "too early" }, admin);
+    expect(busyForAdmin.actions?.[0]).toMatchObject({ tool: "workspace_import", args: { workspace: target, abort_restore: true } });
     expect((await failure("workspace_import", { workspace: target, ops: [{ op: "note", content: "x" }] }, admin)).code).toBe(
       "RESTORE_IN_PROGRESS",
     );

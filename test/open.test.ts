@@ -185,7 +185,7 @@ describe("open", () => {
       target: { id: task.id, kind: "task", title: "Index" },
       reasoning_ref: { branch: `task/${task.id}`, notes_doc: "notes", trace_doc: `${task.id}-trace`, graph_doc: `${task.id}-graph` },
       step_focus: { step: { id: task.steps[0].id, path: "s:0", title: "a" } },
-      capsule: { type: "handoff_capsule", target: { id: task.id } },
+      capsule: { where: { workspace, target: { id: task.id } } },
     });
     expect((await ok("tasks_focus_get", { workspace }, alice)).focus).toBe(plan.id);
     await ok("open", { workspace, id: task.id }, bob);
@@ -202,7 +202,8 @@ describe("open", () => {
     const tight = await ok("open", { workspace, id: task.id, max_chars: 300 }, alice);
     expect(tight.budget).toMatchObject({ max_chars: 300, truncated: true });
     expect(tight.budget.used_chars).toBeLessThanOrEqual(300);
-    expect(tight.capsule).toMatchObject({ target: task.id });
+    // The smallest rungs keep the best action whole (and the target's id while it fits).
+    expect(tight.capsule.next.action).toMatchObject({ args: { workspace, task: task.id } });
   });
 
   it("opens a step by its id alone, with its live lease", async () => {

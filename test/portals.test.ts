@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/commands/catalog";
 import { domainOf, portals } from "../src/commands/portals";
 import { as, callTool, failure, ok, type RpcOptions, rpc } from "./helpers/mcp";
+import { paste } from "./helpers/suggestions";
 
 const PORTALS: RpcOptions = { path: "/mcp?toolset=portals" };
 
@@ -141,33 +142,33 @@ describe("the envelope", () => {
 describe("status and the next-action engine", () => {
   it("without a focus suggests creating a plan; with one, opening it then snapshotting it — and the actions run as given", async () => {
     const workspace = "portals/next";
-    const bob = await as("bob-next");
+    const bob = { ...PORTALS, ...(await as("bob-next")) };
     const before = await portal("status", { workspace }, bob);
     expect(before.capsule.where).toMatchObject({ workspace, branch: "main", focus: null, step_focus: null });
-    expect(before.capsule.next.action).toMatchObject({ tool: "tasks", args: { op: "plan.create" } });
-    expect(before.capsule.next.backup).toMatchObject({ tool: "tasks", args: { op: "call", cmd: "tasks.context" } });
-    const { tool, args } = before.capsule.next.action;
-    const plan = await portal(tool, { workspace, ...args }, bob);
+    // On /mcp every suggestion names its workspace, so that it cannot land anywhere else when pasted.
+    expect(before.capsule.next.action).toMatchObject({
+      tool: "tasks",
+      args: { workspace, op: "plan.create", args: { title: "<fill: plan title>" } },
+    });
+    expect(before.capsule.next.backup).toMatchObject({ tool: "tasks", args: { workspace, op: "call", cmd: "tasks.context" } });
+    const planned = await paste(before.capsule.next.action, bob);
+    const plan = planned.structuredContent as { id: string };
+    expect(planned.isError ?? false).toBe(false);
     expect(plan.id).toMatch(/^PLAN-/);
-    const task = await portal(
-      "tasks",
-      {
-        workspace,
-        op: "call",
-        cmd: "tasks.macro.start",
-        args: { plan: plan.id, title: "Ship it" },
-      },
-      bob,
-    );
+    const task = await portal("tasks", { workspace, op: "call", cmd: "tasks.macro.start", args: { plan: plan.id, title: "Ship it" } }, bob);
     const after = await portal("status", { workspace }, bob);
     expect(after.capsule.where).toMatchObject({ focus: task.task_id });
     expect(after.capsule.where.step_focus).toMatchObject({ step_id: task.steps[0].id, path: task.steps[0].path });
-    expect(after.capsule.next.action).toEqual({ tool: "open", args: { id: after.capsule.where.focus }, purpose: expect.any(String) });
-    expect(after.capsule.next.backup).toMatchObject({ tool: "tasks", args: { op: "snapshot", args: { view: "smart" } } });
-    const opened = await portal(after.capsule.next.action.tool, { workspace, ...after.capsule.next.action.args }, bob);
-    expect(opened.kind).toBe("task");
-    const snapshot = await portal(after.capsule.next.backup.tool, { workspace, ...after.capsule.next.backup.args }, bob);
-    expect(snapshot.view).toBe("smart");
+    expect(after.capsule.next.action).toEqual({
+      tool: "open",
+      args: { workspace, args: { id: after.capsule.where.focus } },
+      purpose: expect.any(String),
+    });
+    expect(after.capsule.next.backup).toMatchObject({ tool: "tasks", args: { workspace, op: "snapshot", args: { view: "smart" } } });
+    const opened = await paste(after.capsule.next.action, bob);
+    expect((opened.structuredContent as { kind: string }).kind).toBe("task");
+    const snapshot = await paste(after.capsule.next.backup, bob);
+    expect((snapshot.structuredContent as { view: string }).view).toBe("smart");
     const next = await portal("tasks", { workspace, op: "execute.next" }, bob);
     expect(next.next).toEqual(after.capsule.next);
     // Another agent has no focus: the capsule is per agent.
@@ -186,10 +187,9 @@ describe("status with delegated work", () => {
     );
     const worker = await as("worker-jobs");
     const status = await portal("status", { workspace }, worker);
-    expect(status.capsule.next.backup).toMatchObject({ tool: "jobs", args: { op: "claim", args: { job: job.job.id } } });
+    expect(status.capsule.next.backup).toMatchObject({ tool: "jobs", args: { workspace, op: "claim", args: { job: job.job.id } } });
     expect(status.capsule.why.join(" ")).toContain(job.job.id);
-    const { tool, args } = status.capsule.next.backup;
-    const claimed = await portal(tool, { workspace, ...args }, worker);
+    const claimed = (await paste(status.capsule.next.backup, { ...PORTALS, ...worker })).structuredContent as Record<string, any>;
     expect(claimed.job).toMatchObject({ id: job.job.id, status: "RUNNING", claim: { holder: "worker-jobs" } });
     // Claimed: nothing is queued any more, so the backup goes back to listing tasks.
     expect((await portal("status", { workspace }, await as("third-jobs"))).capsule.next.backup.args).toMatchObject({

@@ -28,14 +28,12 @@ describe("resume views", () => {
     expect(resume.signals.decisions.map((card: { id: string }) => card.id)).toEqual(["D1"]);
     expect(resume.signals.blockers.map((card: { id: string }) => card.id)).toEqual(["Q1"]);
     expect(resume.capsule).toMatchObject({
-      type: "handoff_capsule",
-      workspace,
-      target: { id: task },
-      where: { branch: `task/${task}`, step_focus: { step_id: steps[0]?.id, path: "s:0" } },
+      where: { workspace, branch: `task/${task}`, focus: task, target: { id: task }, step_focus: { step_id: steps[0]?.id, path: "s:0" } },
       next: {
-        action: { tool: "tasks_close_step", args: { task, step_id: steps[0]?.id, checkpoints: { criteria: true, tests: true } } },
+        // Nothing proves the open step yet: the work comes first (closing is offered once there is evidence).
+        action: { tool: "tasks_note", args: { workspace, task, step_id: steps[0]?.id, note: "<fill: what you did or found>" } },
         // The signal engine's best move over the view's cards: H1 has no test.
-        backup: { tool: "think_add_test", args: { supports: ["H1"], tags: ["bm4"] } },
+        backup: { tool: "think_add_test", args: { workspace, supports: ["H1"], tags: ["bm4"] } },
       },
     });
     expect(resume.engine.signals.map((signal: { code: string }) => signal.code)).toContain("BM4_HYPOTHESIS_NO_TEST");
@@ -47,7 +45,18 @@ describe("resume views", () => {
     // The backup move works as given: it is aimed at the task's graph.
     const backup = resume.capsule.next.backup;
     expect(backup.args.target).toBe(task);
-    await ok(backup.tool, { workspace, ...backup.args, title: "Index scan count" }, options);
+    await ok(backup.tool, { ...backup.args, title: "Index scan count" }, options);
+    // Once the step has evidence, closing it is the best move.
+    await ok(
+      "tasks_evidence_capture",
+      { workspace, task, step: "focus", checks: ["CMD: npm test", "LINK: https://ci.example/1"] },
+      options,
+    );
+    const proven = await ok("tasks_resume_super", { workspace }, options);
+    expect(proven.capsule.next.action).toMatchObject({
+      tool: "tasks_close_step",
+      args: { workspace, task, step_id: steps[0]?.id, checkpoints: { criteria: true, tests: true } },
+    });
   });
 
   it("scopes cards by view: focus_only, smart (cold archive), explore (warm), audit (all lanes)", async () => {
@@ -157,6 +166,7 @@ describe("resume views", () => {
   it("keeps the capsule and its best action from 20,000 characters down to 200", async () => {
     const workspace = "resume/budget";
     const { options, task } = await started(workspace);
+    await ok("tasks_evidence_capture", { workspace, task, step: "focus", checks: ["CMD: npm test"] }, options);
     for (let i = 0; i < 12; i++) await ok("tasks_note", { workspace, task, note: `Observation ${i}: ${"detail ".repeat(40)}` }, options);
     for (let i = 0; i < 8; i++)
       await ok(
@@ -246,7 +256,8 @@ describe("resume views", () => {
     const forBob = await ok("tasks_resume_super", { workspace, task }, bob);
     expect(forBob.capsule.where.step_focus.lease).toMatchObject({ holder: "alice" });
     expect(forBob.capsule.next.action).toMatchObject({ tool: "tasks_step_lease_get", args: { task, step_id: steps[0]?.id } });
-    expect((await ok("tasks_resume_super", { workspace, task }, options)).capsule.next.action.tool).toBe("tasks_close_step");
+    // The holder is sent to work on the step (nothing proves it yet), not to close it.
+    expect((await ok("tasks_resume_super", { workspace, task }, options)).capsule.next.action.tool).toBe("tasks_note");
   });
 });
 
@@ -272,7 +283,7 @@ describe("tasks_snapshot", () => {
     expect((await ok("tasks_snapshot", { workspace, task, delta: true }, bob)).delta.since_seq).toBeNull();
     // A delta cut to the compact capsule still reports what changed (the baseline moves on).
     await ok("tasks_note", { workspace, task, note: "Another finding" }, options);
-    const squeezed = await ok("tasks_snapshot", { workspace, delta: true, max_chars: 400 }, options);
+    const squeezed = await ok("tasks_snapshot", { workspace, delta: true, max_chars: 450 }, options);
     expect(squeezed.delta).toMatchObject({ counts: { notes: 1 } });
     expect(squeezed.capsule).toBeDefined();
     // Without delta nothing is tracked.

@@ -9,13 +9,18 @@ import { describe, expect, it } from "vitest";
 import { LEGACY_NAMES } from "../src/capabilities/system/legacy-names";
 import { COMMANDS, findCommand, namesOf } from "../src/commands/catalog";
 import type { Command } from "../src/commands/registry";
-import { callTool, failure, ok } from "./helpers/mcp";
+import { as, callTool, failure, ok } from "./helpers/mcp";
 
 const FULL = { path: "/mcp?toolset=full" };
+const PORTALS = { path: "/mcp?toolset=portals" };
+/** An admin may call every command, so every example call is rendered for it (a writer's skips admin commands). */
+const ADMIN_FULL = async () => ({ ...FULL, ...(await as("schema-admin", { role: "admin" })) });
 
+/** A suggested call as the connection that asked renders it. */
 interface ExampleCall {
   tool: string;
-  args: { op: string; cmd?: string; args: Record<string, unknown>; budget_profile?: string };
+  args: Record<string, unknown>;
+  purpose: string;
 }
 
 interface SchemaAnswer {
@@ -44,8 +49,8 @@ interface OpsSummary {
   unplugged: string[];
 }
 
-function schemaOf(name: string): Promise<SchemaAnswer> {
-  return ok<SchemaAnswer>("schema_get", { cmd: name }, FULL);
+function schemaOf(name: string, options: Record<string, unknown> = FULL): Promise<SchemaAnswer> {
+  return ok<SchemaAnswer>("schema_get", { cmd: name }, options);
 }
 
 /** Every page of cmd_list with these arguments, following next_cursor; fails on a page that makes no progress. */
@@ -66,7 +71,8 @@ async function walk(args: Record<string, unknown>): Promise<{ names: string[]; p
 
 describe("schema_get", () => {
   it("returns, for every command, a schema that accepts its own minimal example", async () => {
-    const answers = await Promise.all(COMMANDS.map((command) => schemaOf(command.name)));
+    const admin = await ADMIN_FULL();
+    const answers = await Promise.all(COMMANDS.map((command) => schemaOf(command.name, admin)));
     answers.forEach((answer, index) => {
       const command = COMMANDS[index] as Command;
       const label = command.name;
@@ -92,15 +98,13 @@ describe("schema_get", () => {
         expect(Object.keys(example).sort(), label).toEqual([...(answer.args_schema.required ?? [])].sort());
       }
 
+      // On the full toolset the example is the flat tool with the example's arguments, and the workspace to
+      // name (the call gave none, and the token grants many) for a command that acts in one.
       const call = answer.example_valid_call;
-      expect(call.tool, label).toBe(answer.portal);
-      expect(call.args.args, label).toEqual(example);
-      if (answer.op === undefined) expect(call.args, label).toMatchObject({ op: "call", cmd: command.name });
-      else {
-        expect(call.args.op, label).toBe(answer.op);
-        expect(call.args.cmd, label).toBeUndefined();
-      }
-      expect(call.args.budget_profile, label).toBe(command.kind === "read" ? "portal" : undefined);
+      expect(call.tool, label).toBe(command.tool);
+      const { workspace, ...callArgs } = call.args;
+      expect(callArgs, label).toEqual(example);
+      expect(workspace, label).toBe(command.scope === "workspace" ? "<fill: workspace>" : undefined);
       expect(answer.default_budget_profile, label).toBe(command.kind === "read" ? "portal" : null);
       // GitHub's anchor of a heading made of the dotted name: lowercase, dots dropped.
       expect(answer.doc_ref, label).toEqual({ path: "docs/commands.md", anchor: command.name.replace(/\./g, "") });
@@ -111,48 +115,61 @@ describe("schema_get", () => {
     const command = findCommand("tasks.evidence.capture") as Command;
     const names = [...namesOf(command), `branchmind.${command.tool}`, `branchmind/${command.name}`];
     expect(names).toContain("tasks.evidence.capture");
-    const answers = await Promise.all(names.map(schemaOf));
+    const answers = await Promise.all(names.map((name) => schemaOf(name)));
     for (const answer of answers) expect(answer.cmd).toBe("tasks.evidence_capture");
     expect(answers[0]).toMatchObject({ portal: "tasks", op: "evidence.capture" });
   });
 
   it("places a command at the portal whose golden op runs it", async () => {
-    expect(await schemaOf("status")).toMatchObject({ portal: "status", op: "status", example_valid_call: { tool: "status" } });
-    expect(await schemaOf("notes_commit")).toMatchObject({
+    // Asked on the portal toolset, the example call is in the portal form.
+    expect(await schemaOf("status", PORTALS)).toMatchObject({
+      portal: "status",
+      op: "status",
+      example_valid_call: { tool: "status", args: { workspace: "<fill: workspace>" } },
+    });
+    expect(await schemaOf("notes_commit", PORTALS)).toMatchObject({
       portal: "vcs",
       op: "notes.commit",
-      example_valid_call: { tool: "vcs", args: { op: "notes.commit" } },
+      example_valid_call: { tool: "vcs", args: { workspace: "<fill: workspace>", op: "notes.commit" } },
     });
-    const ping = await schemaOf("ping");
+    const ping = await schemaOf("ping", PORTALS);
     expect(ping.op).toBeUndefined();
     expect(ping.example_valid_call).toEqual({
       tool: "system",
-      args: { op: "call", cmd: "system.ping", args: {}, budget_profile: "portal" },
+      args: { workspace: "<fill: workspace>", op: "call", cmd: "system.ping" },
+      purpose: expect.any(String),
     });
   });
 
-  it("gives an example call that runs as it is through the portal", async () => {
-    const { example_valid_call: call } = await schemaOf("system.ops.summary");
-    const summary = await ok<OpsSummary>(call.tool, call.args, FULL);
-    expect(summary.totals.cmds).toBe(COMMANDS.length);
+  it("gives an example call that runs as it is, on the portal and on the full toolset", async () => {
+    for (const options of [PORTALS, FULL]) {
+      const { example_valid_call: call } = await schemaOf("system.ops.summary", options);
+      const summary = await ok<OpsSummary>(call.tool, call.args, options);
+      expect(summary.totals.cmds).toBe(COMMANDS.length);
+    }
   });
 
   it("degrades under a budget to smaller forms that still say how to call the command", async () => {
     // Through the system portal (portal profile, 6,000 characters with the capsule): the largest schema still answers.
-    const portal = await ok<SchemaAnswer>("system", { op: "schema.get", args: { cmd: "workspace.import" } }, FULL);
+    const admin = { ...PORTALS, ...(await as("schema-admin", { role: "admin" })) };
+    const portal = await ok<SchemaAnswer>("system", { op: "schema.get", args: { cmd: "workspace.import" } }, admin);
     expect(portal.cmd).toBe("workspace.import");
     expect(portal.example_valid_call.tool).toBe("workspace");
-    const full = await schemaOf("workspace.import");
+    // A writer may not call it: its example call is replaced by one it can make, and says why.
+    const writer = await ok<SchemaAnswer>("system", { op: "schema.get", args: { cmd: "workspace.import" } }, PORTALS);
+    expect(writer.example_valid_call).toMatchObject({ tool: "status", purpose: expect.stringContaining("not callable") });
+    const adminFull = await ADMIN_FULL();
+    const full = await schemaOf("workspace.import", adminFull);
     const size = JSON.stringify(full.args_schema).length;
     const lean = await ok<SchemaAnswer & { budget: { truncated: boolean } }>(
       "schema_get",
       { cmd: "workspace.import", max_chars: size },
-      FULL,
+      adminFull,
     );
     expect(lean.budget.truncated).toBe(true);
     expect(JSON.stringify(lean.args_schema)).not.toContain('"description"');
     expect(lean.example_minimal_args).toEqual(full.example_minimal_args);
-    const bare = await ok<Record<string, unknown>>("schema_get", { cmd: "workspace.import", max_chars: 600 }, FULL);
+    const bare = await ok<Record<string, unknown>>("schema_get", { cmd: "workspace.import", max_chars: 600 }, adminFull);
     expect(bare).toMatchObject({ cmd: "workspace.import", example_valid_call: full.example_valid_call, budget: { truncated: true } });
     expect(bare.args_schema).toBeUndefined();
     expect(bare.args_schema_omitted).toEqual(expect.any(String));
@@ -163,9 +180,15 @@ describe("schema_get", () => {
     expect(error.code).toBe("UNKNOWN_CMD");
     expect(error.recovery_hint).toContain("vcs.notes.commit");
     expect(error.details).toMatchObject({ cmd: "notes_comit", did_you_mean: "vcs.notes.commit" });
+    // Asked on the full toolset, the actions name its flat tools.
     expect(error.actions).toEqual([
-      { tool: "system", args: { op: "schema.get", args: { cmd: "vcs.notes.commit" } }, why: expect.any(String) },
-      { tool: "system", args: { op: "cmd.list" }, why: expect.any(String) },
+      { tool: "schema_get", args: { cmd: "vcs.notes.commit" }, purpose: expect.any(String) },
+      { tool: "cmd_list", args: {}, purpose: expect.any(String) },
+    ]);
+    const viaPortal = await failure("system", { op: "schema.get", args: { cmd: "notes_comit" } }, PORTALS);
+    expect(viaPortal.actions).toEqual([
+      { tool: "system", args: { op: "schema.get", args: { cmd: "vcs.notes.commit" } }, purpose: expect.any(String) },
+      { tool: "system", args: { op: "cmd.list" }, purpose: expect.any(String) },
     ]);
   });
 });
@@ -199,13 +222,14 @@ describe("migration_lookup", () => {
     }
   });
 
-  it("resolves every old name to the command that does its job, with a portal call", async () => {
+  it("resolves every old name to the command that does its job, with a call in the caller's form", async () => {
+    const admin = { ...PORTALS, ...(await as("schema-admin", { role: "admin" })) };
     const answers = await Promise.all(
       LEGACY_NAMES.map((entry) =>
         ok<{ old_name: string; cmd: string; tool: string; portal: string; op?: string; example_call: ExampleCall }>(
           "migration_lookup",
           { old_name: entry.old_name },
-          FULL,
+          admin,
         ),
       ),
     );
@@ -229,7 +253,7 @@ describe("migration_lookup", () => {
     const error = await failure("migration_lookup", { old_name: "branchmind_graph_mergee" }, FULL);
     expect(error.code).toBe("UNKNOWN_CMD");
     expect(error.details).toMatchObject({ old_name: "branchmind_graph_mergee", did_you_mean: "graph.merge" });
-    expect(error.actions?.map((action) => action.args)).toEqual([{ op: "schema.get", args: { cmd: "graph.merge" } }, { op: "cmd.list" }]);
+    expect(error.actions?.map((action) => action.args)).toEqual([{ cmd: "graph.merge" }, {}]);
   });
 });
 

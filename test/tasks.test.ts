@@ -126,17 +126,18 @@ describe("tasks: checkpoints and proof gates", () => {
     const none = await failure("tasks_close_step", { workspace, task, path: "s:0" });
     expect(none).toMatchObject({ code: "PROOF_REQUIRED", details: { checkpoints: ["tests"] } });
 
-    const placeholder = await ok("tasks_evidence_capture", { workspace, task, path: "s:0", checks: ["CMD: <fill: the command>"] });
-    expect(placeholder.captured).toMatchObject({ receipts: { CMD: 0, LINK: 0 }, placeholders: 1 });
+    // A placeholder is never proof: a write that still holds one is refused whole, naming the field.
+    const placeholder = await failure("tasks_evidence_capture", { workspace, task, path: "s:0", checks: ["CMD: <fill: the command>"] });
+    expect(placeholder).toMatchObject({ code: "INVALID_INPUT", details: { fields: ["checks.0"] } });
     expect((await failure("tasks_close_step", { workspace, task, path: "s:0" })).code).toBe("PROOF_REQUIRED");
 
-    const templated = await ok("tasks_evidence_capture", {
+    const templated = await failure("tasks_evidence_capture", {
       workspace,
       task,
       path: "s:0",
-      artifacts: [{ kind: "cmd_output", command: "<fill: the command you ran>", stdout: "ok" }],
+      artifacts: [{ kind: "cmd_output", command: "<FILL: the command you ran>", stdout: "ok" }],
     });
-    expect(templated.captured).toMatchObject({ receipts: { CMD: 0, LINK: 0 }, placeholders: 1 });
+    expect(templated).toMatchObject({ code: "INVALID_INPUT", details: { fields: ["artifacts.0.command"] } });
     const half = await ok("tasks_evidence_capture", { workspace, task, path: "s:0", checks: ["CMD: npm test"] });
     expect(half.captured.receipts).toEqual({ CMD: 1, LINK: 0 });
     expect(half.warnings).toEqual([expect.objectContaining({ code: "PROOF_WEAK" })]);
@@ -487,9 +488,13 @@ describe("tasks: lint", () => {
       "unnavigable",
     ]);
     const patch = lint.patches.find((p: { id: string }) => p.id === "MISSING_NEXT_ACTION:TASK-001:s:0");
-    expect(patch.apply).toEqual({ tool: "tasks_define", arguments: { task: task.id, path: "s:0", next_action: "<fill: next move>" } });
+    expect(patch.apply).toEqual({
+      tool: "tasks_define",
+      args: { workspace, task: task.id, path: "s:0", next_action: "<fill: next move>" },
+      purpose: expect.any(String),
+    });
     // A patch is a valid call once its placeholders are filled.
-    await ok(patch.apply.tool, { workspace, ...patch.apply.arguments, next_action: "run the suite" });
+    await ok(patch.apply.tool, { ...patch.apply.args, next_action: "run the suite" });
     const after = await ok("tasks_lint", { workspace, patches_limit: 2 });
     expect(after.issues.map((issue: { code: string }) => issue.code)).not.toContain("MISSING_NEXT_ACTION");
     expect(after.patches).toHaveLength(2);

@@ -34,6 +34,11 @@ interface CommandBase<I extends z.ZodObject, O extends z.ZodObject> {
   /** Least role allowed to call it; default: `read` for reads, `write` for writes. */
   requiresRole?: Role;
   /**
+   * Writes: argument fields stored exactly as sent, which may hold a `<fill: …>` marker as data (a
+   * restore page's rows, a code slice). Every other field of a write refuses an unfilled marker.
+   */
+  verbatim?: readonly string[];
+  /**
    * Minimal valid arguments for `system.schema.get`, for commands whose rules JSON Schema cannot state
    * (exactly one of two fields, at least one of several); others get theirs generated from the schema.
    */

@@ -46,8 +46,8 @@ function alreadyExists(project: ProjectRecord): never {
     "ALREADY_EXISTS",
     `Project "${project.id}" already exists.`,
     "Pick another id, omit id to have one generated, or use the existing project (get_project).",
+    // No suggested call here: errors cross RPC as plain data; the project commands add theirs.
     { id: project.id, name: project.name, status: project.status },
-    [{ tool: "get_project", args: { id: project.id }, why: "See the existing project" }],
   );
 }
 

@@ -9,6 +9,7 @@
  */
 
 import { z } from "zod";
+import { type Suggestion, suggestionSchema } from "./suggestion";
 
 export const ERROR_CODES = [
   // seeds 000-004
@@ -60,12 +61,8 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** A suggested call that fixes the error: copy-paste-safe tool name and arguments. */
-export interface ErrorAction {
-  tool: string;
-  args: Record<string, unknown>;
-  why: string;
-}
+/** A suggested call that fixes the error (shared/suggestion.ts: rendered for the connection before it is sent). */
+export type ErrorAction = Suggestion;
 
 export interface AppError {
   code: ErrorCode;
@@ -128,6 +125,6 @@ export const errorResultSchema = z.object({
     message: z.string(),
     recovery_hint: z.string(),
     details: z.record(z.string(), z.unknown()).optional(),
-    actions: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()), why: z.string() })).optional(),
+    actions: z.array(suggestionSchema).optional(),
   }),
 });

@@ -8,12 +8,14 @@ import type { z } from "zod";
 import { defaultProjectRequest } from "../capabilities/projects/project-ids";
 import type { Principal } from "../commands/context";
 import type { Command, DirectoryCommand } from "../commands/registry";
+import { type Connection, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
 import type { DirectoryContext } from "../directory/directory-context";
 import { DIRECTORY_NAME, projectDirectory } from "../directory/directory-object";
 import { applyBudget, applyBudgetWithCapsule, type CapsuleForms } from "../shared/budget";
 import { type AppError, appError, CommandError, type ErrorAction, internalError } from "../shared/errors";
 import { NAME_FIELDS } from "../shared/names";
 import { err, ok, type Result } from "../shared/result";
+import { type RenderedSuggestion, suggest, unfilledFields } from "../shared/suggestion";
 import type { WorkspaceSummary } from "../workspace/workspace-object";
 import { resolveProject, resolveWorkspace } from "./workspace-resolution";
 
@@ -22,6 +24,19 @@ export interface CallSession {
   /** Workspace fixed by the `/w/<workspace>/mcp` URL. */
   lock: string | undefined;
   env: Env;
+  /** What the connection lists and how it calls: suggestions in answers are rendered for it. */
+  connection: Connection;
+}
+
+/** How suggestions are rendered for this session, acting in `workspace` (null: the agent must name one). */
+export function renderContextOf(session: CallSession, workspace: string | null): RenderContext {
+  return { connection: session.connection, workspace, role: session.principal.role };
+}
+
+/** The workspace a call resolves to, or null (for suggestions only: the call itself resolves it again). */
+function workspaceOfCall(session: CallSession, args: Record<string, unknown>): string | null {
+  const resolution = resolveWorkspace(session.principal, session.lock, args.workspace);
+  return resolution.ok ? resolution.workspace : null;
 }
 
 const MAX_REPORTED_ISSUES = 5;
@@ -57,8 +72,19 @@ export function invalidArgumentsOf(tool: string, error: z.ZodError, hint: string
 export function invalidArguments(command: Command, error: z.ZodError, viaPortal = false): AppError {
   if (!viaPortal) return invalidArgumentsOf(command.tool, error, "the tool's inputSchema in tools/list");
   return invalidArgumentsOf(command.name, error, "system schema.get", [
-    { tool: "system", args: { op: "schema.get", args: { cmd: command.name } }, why: `${command.name}'s arguments and a valid example` },
+    suggest("system.schema.get", { cmd: command.name }, `${command.name}'s arguments and a valid example`),
   ]);
+}
+
+/** A write whose arguments still hold a `<fill: …>` placeholder: refused before anything runs. */
+function placeholderError(command: Command, fields: string[]): AppError {
+  const shown = fields.slice(0, MAX_REPORTED_ISSUES);
+  return appError(
+    "INVALID_INPUT",
+    `${command.tool}: ${shown.join(", ")} still ${fields.length === 1 ? "holds" : "hold"} a <fill: …> placeholder; nothing was written.`,
+    "Replace every <fill: …> with the value it asks for (a suggested call marks what you must choose that way), then call again.",
+    { fields: shown, placeholders: fields.length },
+  );
 }
 
 export interface CallOptions {
@@ -70,25 +96,47 @@ export interface CallOptions {
 
 /**
  * The capsule of a command that reads no workspace (help, schema lookups): where is only the workspace
- * the call would resolve to; next points at `status`, which knows the rest.
+ * the call would resolve to; next points at `status`, which knows the rest. Rendered for the session;
+ * the compact form is the rendered best action without its purpose.
  */
 function statelessCapsule(session: CallSession, args: Record<string, unknown>): CapsuleForms {
-  const resolution = resolveWorkspace(session.principal, session.lock, args.workspace);
-  const workspace = resolution.ok ? resolution.workspace : null;
-  const action = { tool: "status", args: workspace === null ? {} : { workspace }, purpose: "See where you are and what is next" };
-  const full = {
-    where: { workspace, lane: `shared + agent/${session.principal.agent_id}` },
-    why: [],
-    next: { action, backup: { tool: "system", args: { op: "help" }, purpose: "The portal workflow" } },
-  };
-  return { full, compact: { where: { workspace }, next: { action: { tool: action.tool, args: action.args } } } };
+  const workspace = workspaceOfCall(session, args);
+  const full = renderSuggestions(
+    {
+      where: { workspace, lane: `shared + agent/${session.principal.agent_id}` },
+      why: [],
+      next: {
+        action: suggest("system.status", {}, "See where you are and what is next"),
+        backup: suggest("system.help", {}, "The portal workflow"),
+      },
+    },
+    renderContextOf(session, workspace),
+  );
+  const { purpose: _purpose, ...action } = full.next.action as unknown as RenderedSuggestion;
+  return { full, compact: { where: { workspace }, next: { action } } };
 }
 
+/**
+ * Runs one command for `session` and renders the suggestions of its answer for the session's
+ * connection (answers of the workspace object arrive rendered; errors made here are rendered here).
+ */
 export async function callCommand(
   session: CallSession,
   command: Command,
   rawArgs: unknown,
   options: CallOptions = {},
+): Promise<Result<Record<string, unknown>>> {
+  const result = await runCommand(session, command, rawArgs, options);
+  if (result.ok) return result;
+  const args = rawArgs !== null && typeof rawArgs === "object" ? (rawArgs as Record<string, unknown>) : {};
+  return { ok: false, error: renderError(result.error, renderContextOf(session, workspaceOfCall(session, args))) };
+}
+
+async function runCommand(
+  session: CallSession,
+  command: Command,
+  rawArgs: unknown,
+  options: CallOptions,
 ): Promise<Result<Record<string, unknown>>> {
   const parsed = command.input.safeParse(rawArgs ?? {});
   if (!parsed.success) return err(invalidArguments(command, parsed.error, options.capsule === true));
@@ -123,10 +171,19 @@ export async function callCommand(
     );
   }
 
+  if (command.kind === "write") {
+    const unfilled = unfilledFields(args, command.verbatim);
+    if (unfilled.length > 0) return err(placeholderError(command, unfilled));
+  }
+
   if (command.scope === "none") {
     try {
-      const value = command.handler({ principal }, args) as Record<string, unknown>;
+      const value = renderSuggestions(
+        command.handler({ principal }, args) as Record<string, unknown>,
+        renderContextOf(session, workspaceOfCall(session, args)),
+      );
       if (!options.capsule) return ok(applyBudget(value, command.budget, args, "default"));
+      const rendering = renderContextOf(session, workspaceOfCall(session, args));
       return ok(applyBudgetWithCapsule(value, command.budget, args, "default", () => statelessCapsule(session, args)));
     } catch (error) {
       if (error instanceof CommandError) return err(error.error);
@@ -147,6 +204,7 @@ export async function callCommand(
       stub.execute(command.name, commandArgs, principal, resolution.workspace, {
         capsule: options.capsule === true,
         readOnly: options.readOnly === true,
+        connection: session.connection,
       }),
       isRecords && resolution.isDefault ? ensureDefaultProject(session) : undefined,
     ]);
@@ -196,7 +254,8 @@ async function runDirectoryCommand(
   options: CallOptions,
 ): Promise<Result<Record<string, unknown>>> {
   try {
-    const value = (await command.handler(directoryContext(session), args)) as Record<string, unknown>;
+    const rendering = renderContextOf(session, workspaceOfCall(session, args));
+    const value = renderSuggestions((await command.handler(directoryContext(session), args)) as Record<string, unknown>, rendering);
     const capsule = options.capsule ? statelessCapsule(session, args) : undefined;
     if (command.kind === "write") return ok(capsule ? { ...value, capsule: capsule.full } : value);
     if (!capsule) return ok(applyBudget(value, command.budget, args, "default"));

@@ -12,7 +12,7 @@ import { authenticate } from "./auth";
 import { refusalLogLine } from "./call-log";
 import { MCP_ROUTE, SERVER_INFO, serveMcp } from "./mcp";
 import { route } from "./routes";
-import { DEFAULT_SURFACE, isSurfaceName, SURFACE_NAMES, type SurfaceName } from "./surfaces/surfaces";
+import { connectionOf, DEFAULT_SURFACE, isSurfaceName, SURFACE_NAMES, type SurfaceName } from "./surfaces/surfaces";
 import { serveViewerApi } from "./viewer-api";
 
 export { DirectoryObject } from "../directory/directory-object";
@@ -111,6 +111,7 @@ export default {
         lock: target.lock,
         env,
         surface,
+        connection: connectionOf(surface, target.lock),
       },
       jsonMessageOf(body),
     );

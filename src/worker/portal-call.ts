@@ -8,17 +8,18 @@ import { resolveCommand as commandNamed, unknownCommandError } from "../capabili
 import { findCommand } from "../commands/catalog";
 import { CALL_OP, PORTAL_PROFILE, type Portal } from "../commands/portals";
 import type { Command } from "../commands/registry";
+import { renderError } from "../commands/suggestions";
 import { appError, type ErrorAction } from "../shared/errors";
 import { err, type Result } from "../shared/result";
-import { type CallSession, callCommand, invalidArgumentsOf } from "./call-command";
+import { suggest } from "../shared/suggestion";
+import { type CallSession, callCommand, invalidArgumentsOf, renderContextOf } from "./call-command";
 import { type Envelope, envelopeSchema } from "./surfaces/portal-definitions";
+import { resolveWorkspace } from "./workspace-resolution";
 
 function schemaActions(cmd: string | undefined): ErrorAction[] {
   return [
-    ...(cmd === undefined
-      ? []
-      : [{ tool: "system", args: { op: "schema.get", args: { cmd } }, why: `See ${cmd}'s arguments and a valid example call` }]),
-    { tool: "system", args: { op: "cmd.list" }, why: "List every command with its portal and golden op" },
+    ...(cmd === undefined ? [] : [suggest("system.schema.get", { cmd }, `See ${cmd}'s arguments and a valid example call`)]),
+    suggest("system.cmd.list", {}, "List every command with its portal and golden op"),
   ];
 }
 
@@ -111,6 +112,14 @@ function acceptedEnvelope(portal: Portal): ReturnType<typeof envelopeSchema> {
 }
 
 export async function callPortal(session: CallSession, portal: Portal, rawArgs: unknown): Promise<Result<Record<string, unknown>>> {
+  const result = await runPortal(session, portal, rawArgs);
+  if (result.ok) return result;
+  const envelope = rawArgs !== null && typeof rawArgs === "object" ? (rawArgs as Record<string, unknown>) : {};
+  const resolution = resolveWorkspace(session.principal, session.lock, envelope.workspace);
+  return { ok: false, error: renderError(result.error, renderContextOf(session, resolution.ok ? resolution.workspace : null)) };
+}
+
+async function runPortal(session: CallSession, portal: Portal, rawArgs: unknown): Promise<Result<Record<string, unknown>>> {
   const parsed = acceptedEnvelope(portal).safeParse(rawArgs ?? {});
   if (!parsed.success) return err(invalidArgumentsOf(portal.name, parsed.error, `the ${portal.name} tool's inputSchema`));
   const envelope = parsed.data as Envelope;

@@ -22,6 +22,7 @@ import { z } from "zod";
 import { findCommand } from "../commands/catalog";
 import type { Principal } from "../commands/context";
 import type { Command } from "../commands/registry";
+import { PORTAL_CONNECTION } from "../commands/suggestions";
 import { type AppError, appError, type ErrorCode } from "../shared/errors";
 import type { Result } from "../shared/result";
 import type { WorkspaceSummary } from "../workspace/workspace-object";
@@ -170,7 +171,7 @@ async function runCall(body: ArrayBuffer | undefined, principal: Principal, env:
   const startedMs = Date.now();
   const command = findCommand(parsed.command);
   // The call runs as a read-only principal: even a misclassified command could not pass the role check.
-  const session: CallSession = { principal: { ...principal, role: "read" }, lock: undefined, env };
+  const session: CallSession = { principal: { ...principal, role: "read" }, lock: undefined, env, connection: PORTAL_CONNECTION };
   let result: Result<Record<string, unknown>>;
   if (command === undefined) {
     result = { ok: false, error: unknownCommand(parsed.command) };

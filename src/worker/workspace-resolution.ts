@@ -10,6 +10,7 @@ import type { Principal } from "../commands/context";
 import type { ProjectResolution } from "../directory/directory-context";
 import { type AppError, appError } from "../shared/errors";
 import { isValidWorkspaceName } from "../shared/names";
+import { suggest } from "../shared/suggestion";
 import { matchesWorkspace } from "./token";
 
 export type Resolution = { ok: true; workspace: string } | { ok: false; error: AppError };
@@ -115,7 +116,7 @@ export function resolveProject(
         `No project: the URL, the arguments and the token name none, and your default project "${fallback}" is outside your token's patterns.`,
         "Pass project_id (list_projects shows the ones you can use), or use a token that grants your default project.",
         { default_project: fallback, granted: principal.workspaces },
-        [{ tool: "list_projects", args: {}, why: "The projects your token grants" }],
+        [suggest("list_projects", {}, "The projects your token grants")],
       ),
     };
   }

@@ -11,11 +11,12 @@
  */
 
 import { ensureMain } from "../capabilities/branches/branches.store";
-import { compactCapsule, nextState } from "../capabilities/system/next-engine";
+import { compactCapsule, focusCapsule, type RenderedCapsule } from "../capabilities/tasks/capsule";
 import { isRestoreCall, parseRestore, refuseWhileRestoring } from "../capabilities/workspace/restore-state";
 import { findCommand } from "../commands/catalog";
 import type { CommandContext, JournalNote, Principal } from "../commands/context";
 import type { WorkspaceCommand } from "../commands/registry";
+import { type Connection, PORTAL_CONNECTION, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
 import { applyBudget, applyBudgetWithCapsule, type CapsuleForms, resolveLimits } from "../shared/budget";
 import { appError, CommandError, fail, internalError } from "../shared/errors";
 import { type RedactionFinding, redactArgs, redactionWarning } from "../shared/redaction";
@@ -39,6 +40,12 @@ export interface ExecuteRequest {
    * bookkeeping (such as `tasks_snapshot {delta: true}`'s baseline) is rolled back and refused.
    */
   readOnly?: boolean;
+  /** The connection that asked: every suggestion of the answer is rendered for it (default: portals, no lock). */
+  connection?: Connection;
+}
+
+function renderContextOf(request: ExecuteRequest): RenderContext {
+  return { connection: request.connection ?? PORTAL_CONNECTION, workspace: request.workspace, role: request.principal.role };
 }
 
 /** Control fields, never content: a key or guard must reach the executor exactly as sent. */
@@ -79,7 +86,7 @@ export function execute(db: Db, request: ExecuteRequest, nowMs: number): Result<
     }
     return ok(runRead(db, command, request.redaction === false ? request : redactReadFields(command, request), nowMs));
   } catch (error) {
-    if (error instanceof CommandError) return err(error.error);
+    if (error instanceof CommandError) return err(renderError(error.error, renderContextOf(request)));
     console.error("command failed", request.command, error);
     return err(internalError());
   }
@@ -159,7 +166,11 @@ function runWrite(
     }
     // A restore brings its own branches (main included) and writes no journal row of its own.
     if (!restoring) ensureMain(ctx, guards.hasBranches);
-    const value = withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings);
+    // Rendered before it is remembered: a replay answers what the first call answered.
+    const value = renderSuggestions(
+      withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings),
+      renderContextOf(request),
+    );
     // Task events are journal rows already; a call that emitted some needs no summary row.
     if (notes.length > 0 && events.count === 0) {
       appendJournal(db, {
@@ -202,7 +213,11 @@ function runRead(db: Db, command: WorkspaceCommand, request: ExecuteRequest, now
   const written = db.rowsWritten;
   let value: Record<string, unknown>;
   try {
-    value = withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings);
+    // Rendered before the budget, so the budget counts what is sent.
+    value = renderSuggestions(
+      withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings),
+      renderContextOf(request),
+    );
   } finally {
     // Reads that keep bookkeeping (tasks_snapshot's delta baseline) change the workspace too.
     if (db.rowsWritten !== written) noteChange(db);
@@ -213,6 +228,6 @@ function runRead(db: Db, command: WorkspaceCommand, request: ExecuteRequest, now
 
 /** The portal capsule, read after the command (a write's capsule shows the state it left). */
 function capsuleOf(db: Db, request: ExecuteRequest, nowMs: number): CapsuleForms {
-  const state = nextState(makeContext(db, request, nowMs, undefined).ctx);
-  return { full: { ...state }, compact: compactCapsule(state) };
+  const full = renderSuggestions(focusCapsule(makeContext(db, request, nowMs, undefined).ctx), renderContextOf(request));
+  return { full: { ...full }, compact: compactCapsule(full as unknown as RenderedCapsule) };
 }

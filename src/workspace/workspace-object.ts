@@ -9,6 +9,7 @@ import { DurableObject } from "cloudflare:workers";
 import { recordSyncSummary } from "../capabilities/records/summary.store";
 import { findCommand } from "../commands/catalog";
 import type { Principal } from "../commands/context";
+import type { Connection } from "../commands/suggestions";
 import { DIRECTORY_NAME } from "../directory/directory-object";
 import { internalError } from "../shared/errors";
 import { redactionEnabled } from "../shared/redaction";
@@ -56,7 +57,7 @@ export class WorkspaceObject extends DurableObject<Env> {
     args: Record<string, unknown>,
     principal: Principal,
     workspace: string,
-    options: { capsule?: boolean; readOnly?: boolean } = {},
+    options: { capsule?: boolean; readOnly?: boolean; connection?: Connection } = {},
   ): Promise<Result<Record<string, unknown>>> {
     try {
       const request: ExecuteRequest = {
@@ -66,6 +67,7 @@ export class WorkspaceObject extends DurableObject<Env> {
         workspace,
         capsule: options.capsule === true,
         readOnly: options.readOnly === true,
+        ...(options.connection === undefined ? {} : { connection: options.connection }),
         redaction: redactionEnabled(this.env.REDACTION),
       };
       const found = findCommand(command);

@@ -5,6 +5,7 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import { anchorId } from "../knowledge/slugs";
 import { addAlias, aliasTarget, isRegistered } from "./anchors.store";
 import { pathBindings } from "./paths";
@@ -59,11 +60,11 @@ export function declareAliases(ctx: CommandContext, slug: string, aliases: reado
         `Merge it instead: anchors_merge {into: "${anchorId(slug)}", from: ["${anchorId(alias)}"]}.`,
         { alias: anchorId(alias) },
         [
-          {
-            tool: "anchors_merge",
-            args: { into: anchorId(slug), from: [anchorId(alias)] },
-            why: "Fold the anchor into this one; its id becomes an alias.",
-          },
+          suggest(
+            "anchors_merge",
+            { into: anchorId(slug), from: [anchorId(alias)] },
+            "Fold the anchor into this one; its id becomes an alias.",
+          ),
         ],
       );
     }

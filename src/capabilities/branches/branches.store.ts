@@ -7,6 +7,7 @@
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_BRANCH_DEPTH } from "../../shared/limits";
+import { suggest } from "../../shared/suggestion";
 import { advance, read } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
 import { deleteBranchGraph } from "../graph/graph.store";
@@ -122,7 +123,7 @@ export function unknownBranch(name: string): never {
     {
       branch: name,
     },
-    [{ tool: "branch_list", args: {}, why: "list the branches that exist" }],
+    [suggest("branch_list", {}, "list the branches that exist")],
   );
 }
 

@@ -31,6 +31,8 @@ export const codeRefAttach = defineCommand({
   description: `Store a slice of a file of your repository and get its ref ${CODE_REF_GRAMMAR} with the sha256 of the text. The server cannot read your repository: send the lines. path: repo-relative (no leading /, no .., no backslash; ./ and // are dropped; symlinks cannot be checked remotely); lines 1-based inclusive, at most ${MAX_CODE_REF_LINES}; text: exactly end_line - start_line + 1 lines (\\r\\n counts as \\n; a final newline ends the last line, so an empty last line needs its own). The same slice again returns the same ref and writes nothing (created: false). Cite the ref in cards (meta.code_refs) and open it later.`,
   kind: "write",
   idempotent: true,
+  // A slice is code as it is: it may quote anything, a placeholder too.
+  verbatim: ["text"],
   example: { path: "src/app.ts", start_line: 1, end_line: 2, text: "export const a = 1;\nexport const b = 2;\n" },
   input: {
     path: z.string().min(1).max(MAX_CODE_PATH_CHARS).describe("Repo-relative path of the file, e.g. src/app.ts."),

@@ -13,6 +13,7 @@ import type { ErrorAction } from "../../shared/errors";
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
 import type { Warning } from "../../shared/result";
+import { suggest } from "../../shared/suggestion";
 import { MAX_CODE_REF_LINES, parseRef } from "../open/refs";
 import { sha256Hex } from "./sha256";
 
@@ -57,11 +58,11 @@ export function codeRef(range: CodeRange, sha256?: string): string {
 
 /** The call that stores a slice, as a copy-paste-safe action. */
 export function attachAction(range: CodeRange): ErrorAction {
-  return {
-    tool: "code_ref_attach",
-    args: { path: range.path, start_line: range.start, end_line: range.end, text: "<fill: the lines, as they are now>" },
-    why: "Store the slice first: the server cannot read your repository.",
-  };
+  return suggest(
+    "code_ref_attach",
+    { path: range.path, start_line: range.start, end_line: range.end, text: "<fill: the lines, as they are now>" },
+    "Store the slice first: the server cannot read your repository.",
+  );
 }
 
 function invalid(field: string, problem: string): never {

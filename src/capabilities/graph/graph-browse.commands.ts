@@ -9,6 +9,7 @@ import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { MAX_NAME_CHARS } from "../../shared/limits";
+import { suggest } from "../../shared/suggestion";
 import { sourcesOf } from "../branches/branches.store";
 import { type Pagination, pagination, paginationSchema, repairPagination } from "../docs/paging";
 import { reasoningScope } from "../tasks/scope";
@@ -147,7 +148,7 @@ export const graphNodeShow = defineCommand({
         `No node ${args.id} in ${scope.branch.name}/${doc}.`,
         "List the nodes with graph_query (same branch and doc), or check the branch.",
         { id: args.id, branch: scope.branch.name, doc },
-        [{ tool: "graph_query", args: { branch: scope.branch.name, doc, text: args.id }, why: "Nodes whose id or title holds this text" }],
+        [suggest("graph_query", { branch: scope.branch.name, doc, text: args.id }, "Nodes whose id or title holds this text")],
       );
     }
     const branchNames = new Map(sources.map((source) => [source.branch_id, source.name]));

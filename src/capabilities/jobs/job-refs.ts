@@ -5,6 +5,7 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import { type Pagination, tailPagination } from "../docs/paging";
 import { JOB_REF, type Job, type JobEvent, type JobItem, MAX_JOB_EVENTS } from "./jobs.schema";
 import { currentTick, eventsOf, findEvent, requireJob, toItem, toJob } from "./jobs.store";
@@ -42,7 +43,7 @@ export function openJobRef(
         `Job ${row.id} has no event ${eventSeq}: its events are numbered 1 to ${row.last_event_seq}.`,
         `Open ${row.id} to see its latest events and their refs.`,
         { id: `${row.id}@${eventSeq}`, kind: "job_event", last_event_seq: row.last_event_seq },
-        [{ tool: "jobs_open", args: { job: row.id }, why: "See the job and its latest events." }],
+        [suggest("jobs_open", { job: row.id }, "See the job and its latest events.")],
       );
     }
     return { kind: "job_event", ref: event.ref, job: toItem(row, now), event, now_tick: now };

@@ -4,6 +4,7 @@
  * the caller's transaction; nothing here journals (job-changes.ts does).
  */
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import { advance, read } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
 import {
@@ -102,7 +103,7 @@ export function requireJob(db: Db, id: string, text?: number): JobRow {
   const row = findJob(db, id, text);
   if (!row) {
     fail("UNKNOWN_ID", `No job ${id} in this workspace.`, "Call `jobs_list` to see the jobs.", { id, kind: "job" }, [
-      { tool: "jobs_list", args: {}, why: "List the jobs of this workspace." },
+      suggest("jobs_list", {}, "List the jobs of this workspace."),
     ]);
   }
   return row;

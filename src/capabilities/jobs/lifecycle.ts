@@ -5,6 +5,7 @@
  * passes the job row and the workspace tick.
  */
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import type { JobStatus } from "./jobs.schema";
 
 export type JobAction = "claim" | "report" | "complete" | "fail" | "cancel" | "requeue";
@@ -47,7 +48,7 @@ export function requireTransition(job: ClaimState, action: JobAction): void {
       ? "A DONE job is final: create a new job for more work."
       : "Open the job to see its state; requeue a FAILED or CANCELED job to run it again.",
     { job: job.id, status: job.status, action, allowed_from: [...allowed] },
-    [{ tool: "jobs_open", args: { job: job.id }, why: "See the job's state and its latest events." }],
+    [suggest("jobs_open", { job: job.id }, "See the job's state and its latest events.")],
   );
 }
 
@@ -58,7 +59,7 @@ export function claimHeld(job: ClaimState, now: number): never {
     `Job ${job.id} is claimed by ${job.holder} until tick ${job.expires_tick} (now ${now}).`,
     "Take another job (jobs_claim without job takes the oldest queued one), or wait until the holder finishes or its claim expires.",
     { job: job.id, holder: job.holder, expires_tick: job.expires_tick, now_tick: now, claim_revision: job.claim_revision },
-    [{ tool: "jobs_open", args: { job: job.id }, why: "See who holds the job, until when, and its progress." }],
+    [suggest("jobs_open", { job: job.id }, "See who holds the job, until when, and its progress.")],
   );
 }
 
@@ -71,7 +72,7 @@ export function notClaimed(job: ClaimState, now: number, agent: string): never {
       : `You hold no live claim on job ${job.id}.`,
     "Claim the job with jobs_claim and use the claim_revision it returns; report progress to keep a claim alive.",
     { job: job.id, holder: job.holder, expires_tick: job.expires_tick, now_tick: now, agent },
-    [{ tool: "jobs_claim", args: { job: job.id }, why: "Claim the job (again)." }],
+    [suggest("jobs_claim", { job: job.id }, "Claim the job (again).")],
   );
 }
 
@@ -90,7 +91,7 @@ export function requireHolder(job: ClaimState, action: JobAction, now: number, a
       `claim_revision ${claimRevision} is not the current claim of job ${job.id} (${job.claim_revision}).`,
       "Use the claim_revision of your latest jobs_claim answer (jobs_open shows the current claim).",
       { job: job.id, expected: claimRevision, actual: job.claim_revision },
-      [{ tool: "jobs_open", args: { job: job.id }, why: "See the current claim." }],
+      [suggest("jobs_open", { job: job.id }, "See the current claim.")],
     );
   }
 }
@@ -103,6 +104,6 @@ export function checkRevision(job: ClaimState, expected: number | undefined): vo
     `Job ${job.id} is at revision ${job.revision}, not ${expected}.`,
     "Open the job, check what changed, and retry with its current revision.",
     { job: job.id, expected, actual: job.revision },
-    [{ tool: "jobs_open", args: { job: job.id }, why: "See the job's current revision and latest events." }],
+    [suggest("jobs_open", { job: job.id }, "See the job's current revision and latest events.")],
   );
 }

@@ -8,6 +8,7 @@
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import { MAX_TITLE_CHARS } from "../../shared/limits";
+import { suggest } from "../../shared/suggestion";
 import { read } from "../../workspace/clocks";
 import { CANON_TAG, DRAFT_TAG } from "../anchors/canon";
 import { isLive, lookupVersion } from "../graph/graph.store";
@@ -64,7 +65,7 @@ export function requireKey(key: string, source: string): string {
     `Invalid key "${key.slice(0, 80)}": ${problem}.`,
     `Use a slug of lowercase words joined by single dashes${suggestion ? `, e.g. ${suggestion}` : ""}.`,
     { field: "key", problem, ...(suggestion ? { suggestion } : {}) },
-    [{ tool: "knowledge_key_suggest", args: { text: (source || key).slice(0, 200) }, why: "Get a valid key (and see where it is used)." }],
+    [suggest("knowledge_key_suggest", { text: (source || key).slice(0, 200) }, "Get a valid key (and see where it is used).")],
   );
 }
 

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import { anchorArg } from "../anchors/anchors.schema";
 import { entryBySeq } from "../docs/docs.store";
 import { MAX_NODE_TEXT_CHARS } from "../graph/graph.schema";
@@ -117,7 +118,7 @@ export const knowledgeUpsert = defineCommand({
         "key is required (or pass key_mode: auto).",
         `Pass a key${suggestion ? `, e.g. ${suggestion}` : ""}, or key_mode: "auto".`,
         { field: "key", ...(suggestion ? { suggestion } : {}) },
-        [{ tool: "knowledge_key_suggest", args: { text: (card.title ?? card.text ?? "").slice(0, 200) }, why: "Get a key for this card." }],
+        [suggest("knowledge_key_suggest", { text: (card.title ?? card.text ?? "").slice(0, 200) }, "Get a key for this card.")],
       );
     }
     const result = upsertKnowledge(ctx, { anchor: args.anchor, key: args.key, card, visibility: args.visibility });

@@ -16,7 +16,7 @@ import { paginationSchema } from "../docs/paging";
 import { edgeSchema } from "../graph/graph.schema";
 import { openJobRef, parseJobRef } from "../jobs/job-refs";
 import { jobEventSchema, jobItemSchema, jobSchema } from "../jobs/jobs.schema";
-import { type Capsule, compactCapsule } from "../tasks/capsule";
+import { actionOnlyCapsule, compactCapsule, type RenderedCapsule } from "../tasks/capsule";
 import { entitySchema, reasoningRefSchema, stepSchema } from "../tasks/tasks.schema";
 import { cardSchema } from "../think/card-view";
 import { openCard, openEntry, openStep, openTarget } from "./open.views";
@@ -124,10 +124,12 @@ function openStubs(original: Payload): Payload[] {
     }
     case "task":
     case "plan": {
-      const capsule = compactCapsule(original.capsule as Capsule);
+      const rendered = original.capsule as RenderedCapsule;
+      const capsule = compactCapsule(rendered);
       return [
         { ...head, reasoning_ref: original.reasoning_ref, capsule },
         { ...head, capsule },
+        { ...head, capsule: actionOnlyCapsule(rendered) },
       ];
     }
     case "step": {

@@ -7,6 +7,7 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import { type Branch, branchById, checkoutOf, findBranch, type Source, sourcesOf } from "../branches/branches.store";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
@@ -105,7 +106,7 @@ export function openCard(ctx: CommandContext, id: string, options: OpenOptions) 
       `No card ${id} in ${where.join(" or ")}.`,
       "List cards with `think_query` (your checkout's graph doc, or target: a task); a draft in another agent's lane opens only with include_drafts: true.",
       { id, searched: where },
-      [{ tool: "think_query", args: { limit: 20 }, why: "See the cards you can open." }],
+      [suggest("think_query", { limit: 20 }, "See the cards you can open.")],
     );
   }
   const { branch, sources, doc, row } = found;
@@ -139,7 +140,7 @@ export function openEntry(ctx: CommandContext, doc: string, seq: number) {
       `Entry ${seq} is not in doc "${doc}".`,
       `Seqs are global and a ref names its entry's doc: open ${found.row.doc}@${seq}.`,
       { ref: `${doc}@${seq}`, seq, doc },
-      [{ tool: "open", args: { id: `${found.row.doc}@${seq}` }, why: "The same seq under its own doc." }],
+      [suggest("open", { id: `${found.row.doc}@${seq}` }, "The same seq under its own doc.")],
     );
   }
   const entry = toEntry(found.row, branchById(ctx.db, found.row.branch_id).name);

@@ -10,12 +10,13 @@ import { type DirectoryCommand, defineDirectoryCommand } from "../../commands/re
 import type { DirectoryContext } from "../../directory/directory-context";
 import type { ProjectRecord } from "../../directory/project-directory";
 import { DEFAULT_PROJECT_PAGE, MAX_DESCRIPTION_CHARS, MAX_PROJECT_PAGE } from "../../directory/project-limits";
-import { CommandError, fail } from "../../shared/errors";
+import { type AppError, CommandError, fail } from "../../shared/errors";
 import { fnv1a64 } from "../../shared/hash";
 import { keyedPageRepair, keyedPaginationSchema } from "../../shared/keyed-page";
 import { MAX_TITLE_CHARS, MAX_WORKSPACE_CHARS } from "../../shared/limits";
 import { workspaceNameSchema } from "../../shared/names";
 import type { Result } from "../../shared/result";
+import { suggest } from "../../shared/suggestion";
 import { defaultProjectRequest, generatedIdBase } from "./project-ids";
 
 const projectIdSchema = workspaceNameSchema.describe("Project id: a workspace name such as `myapp-v2-design` or `acme/design`.");
@@ -51,8 +52,16 @@ export function createFingerprint(id: string | null, name: string, description: 
   return fnv1a64(JSON.stringify({ id, name, description }));
 }
 
+/** The Directory's errors arrive as plain data (nothing but data crosses RPC): here they get their suggested calls. */
+function withActions(error: AppError): AppError {
+  const id = error.details?.id;
+  if (error.code !== "ALREADY_EXISTS" || typeof id !== "string" || error.actions !== undefined) return error;
+  return { ...error, actions: [suggest("get_project", { id }, "See the existing project")] };
+}
+
+/** A Directory answer, or its error thrown (with the call that shows an existing project, for ALREADY_EXISTS). */
 function unwrap<T>(result: Result<T>): T {
-  if (!result.ok) throw new CommandError(result.error);
+  if (!result.ok) throw new CommandError(withActions(result.error));
   return result.value;
 }
 
@@ -179,7 +188,7 @@ export const getProject = defineDirectoryCommand({
       : await registeredProject(ctx, id);
     if (project === undefined) {
       fail("UNKNOWN_ID", `No project "${id}".`, "Check the id with list_projects, or create it with create_project.", { id }, [
-        { tool: "list_projects", args: {}, why: "The projects your token grants" },
+        suggest("list_projects", {}, "The projects your token grants"),
       ]);
     }
     return projectView(await liveProject(ctx, project));

@@ -10,6 +10,7 @@ import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
+import { suggest } from "../../shared/suggestion";
 import {
   activateIn,
   advanceProjectTick,
@@ -253,7 +254,7 @@ export const recordsCreate = defineCommand({
           `${parent.id} is not active: you have no open session.`,
           `Activate ${parent.id} first (activate starts a session), then create the child in that session.`,
           { parent_id: parent.id },
-          [{ tool: "activate", args: { id: parent.id }, why: `Load ${parent.id} and start a session.` }],
+          [suggest("activate", { id: parent.id }, `Load ${parent.id} and start a session.`)],
         );
       }
       started = true;
@@ -265,7 +266,7 @@ export const recordsCreate = defineCommand({
         `${parent.id} is not active in session ${session.id}.`,
         `Activate ${parent.id} in this session first (it loads the parent's context), then create the child.`,
         { parent_id: parent.id, session_id: session.id },
-        [{ tool: "activate", args: { id: parent.id, session_id: session.id }, why: `Load ${parent.id} into ${session.id}.` }],
+        [suggest("activate", { id: parent.id, session_id: session.id }, `Load ${parent.id} into ${session.id}.`)],
       );
     }
     const checked = checkNewRecord(ctx, parent, args);
@@ -415,7 +416,7 @@ function notActivatedNoSession(id: string): SessionRow {
     `${id} is not active: you have no open session.`,
     `Call activate on ${id} first (it starts a session), then retry with that session_id.`,
     { record_id: id },
-    [{ tool: "activate", args: { id }, why: `Load ${id} and start a session.` }],
+    [suggest("activate", { id }, `Load ${id} and start a session.`)],
   );
 }
 
@@ -465,7 +466,7 @@ export const recordsTransition = defineCommand({
         `${record.id} was modified by session ${conflict.by_session} at tick ${conflict.modified_tick}, after your session loaded it (tick ${conflict.window_start_tick}); it is now ${record.state}.`,
         "Sync and resolve: activate the record again to load its current version, or pass force: true to apply the transition anyway.",
         { id: record.id, state: record.state, ...conflict },
-        [{ tool: "activate", args: { id: record.id, session_id: session.id }, why: `Reload ${record.id}'s current version.` }],
+        [suggest("activate", { id: record.id, session_id: session.id }, `Reload ${record.id}'s current version.`)],
       );
     }
     const tick = advanceProjectTick(ctx, session, { target: record.id, summary: `state ${record.state} → ${args.to_state}` });

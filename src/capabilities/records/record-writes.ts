@@ -7,6 +7,7 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import { advance } from "../../workspace/clocks";
 import { insertActivity, type NewActivity } from "./activity.store";
 import { MAX_ACTIVE_RECORDS } from "./records.schema";
@@ -89,7 +90,7 @@ export function requireRoom(ctx: CommandContext, session: SessionRow): void {
     `Session ${session.id} already has ${MAX_ACTIVE_RECORDS} active records.`,
     "Close this session (close_session) and start a new one with the records you still need.",
     { session_id: session.id, max_active_records: MAX_ACTIVE_RECORDS },
-    [{ tool: "close_session", args: { session_id: session.id }, why: "End this session; activate again in a fresh one." }],
+    [suggest("close_session", { session_id: session.id }, "End this session; activate again in a fresh one.")],
   );
 }
 
@@ -115,7 +116,7 @@ export function requireActivation(ctx: CommandContext, session: SessionRow, reco
     `${record.id} is not active in session ${session.id}.`,
     "Call activate on the record first (it loads its context), then retry.",
     { record_id: record.id, session_id: session.id },
-    [{ tool: "activate", args: { id: record.id, session_id: session.id }, why: `Load ${record.id} into ${session.id}.` }],
+    [suggest("activate", { id: record.id, session_id: session.id }, `Load ${record.id} into ${session.id}.`)],
   );
 }
 

@@ -5,6 +5,7 @@
  * transaction; nothing here logs activity or advances the project tick (record-writes.ts does).
  */
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import { advance } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
 import { iso, type RecordRef, type RecordState, type RecordView } from "./records.schema";
@@ -83,7 +84,7 @@ export function requireRecord(db: Db, id: string, role = "record"): RecordRow {
     `No record ${id} in this project${role === "record" ? "" : ` (given as ${role})`}.`,
     "Check the id's spelling; search_records or list_records show the records that exist.",
     { id, field: role },
-    [{ tool: "list_records", args: {}, why: "See the records of this project." }],
+    [suggest("list_records", {}, "See the records of this project.")],
   );
 }
 

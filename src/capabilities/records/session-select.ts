@@ -6,6 +6,7 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import { read } from "../../workspace/clocks";
 import { insertActivity } from "./activity.store";
 import { iso, MAX_ACTIVE_RECORDS, MAX_LISTED_SESSIONS, type SessionView } from "./records.schema";
@@ -88,11 +89,15 @@ export function selectSession(ctx: CommandContext, id: string | undefined, onNon
     `You have ${open.length > MAX_LISTED_SESSIONS ? `more than ${MAX_LISTED_SESSIONS}` : open.length} open sessions in this project; name one with session_id.`,
     "Pass session_id (the id activate returned in this chat); close sessions you no longer use with close_session.",
     { sessions: listed, has_more: open.length > MAX_LISTED_SESSIONS },
-    listed.slice(0, 2).map((session) => ({
-      tool: "sync_session",
-      args: { session_id: session.session_id },
-      why: `Continue in ${session.session_id} (active: ${session.active_records.join(", ") || "nothing"}).`,
-    })),
+    listed
+      .slice(0, 2)
+      .map((session) =>
+        suggest(
+          "sync_session",
+          { session_id: session.session_id },
+          `Continue in ${session.session_id} (active: ${session.active_records.join(", ") || "nothing"}).`,
+        ),
+      ),
   );
 }
 

@@ -10,10 +10,11 @@
  */
 import { z } from "zod";
 import { COMMANDS, findCommand, namesOf } from "../../commands/catalog";
-import { allPortals, CALL_OP, domainOf, PORTAL_PROFILE, placeOf, portals, stripNamePrefix } from "../../commands/portals";
+import { allPortals, domainOf, portals, stripNamePrefix } from "../../commands/portals";
 import { anchorOf } from "../../commands/reference";
 import type { Command } from "../../commands/registry";
 import { type AppError, appError, CommandError, type ErrorAction } from "../../shared/errors";
+import { type Suggestion, suggest } from "../../shared/suggestion";
 import { closestName } from "./closest-name";
 import { type JsonSchema, minimalArgs } from "./examples";
 import { findLegacyName, LEGACY_NAMES } from "./legacy-names";
@@ -56,23 +57,9 @@ export function exampleArgsOf(command: Command): Record<string, unknown> {
   return example;
 }
 
-export interface ExampleCall {
-  tool: string;
-  args: { op: string; cmd?: string; args: Record<string, unknown>; budget_profile?: string };
-}
-
-/** The portal call that runs the command with its example arguments (golden op when there is one). */
-export function exampleCallOf(command: Command): ExampleCall {
-  const { portal, op } = placeOf(command);
-  return {
-    tool: portal.name,
-    args: {
-      op: op ?? CALL_OP,
-      ...(op === undefined ? { cmd: command.name } : {}),
-      args: exampleArgsOf(command),
-      ...(command.kind === "read" ? { budget_profile: PORTAL_PROFILE } : {}),
-    },
-  };
+/** The call that runs the command with its example arguments (a suggestion: in the caller's form). */
+export function exampleCallOf(command: Command): Suggestion {
+  return suggest(command.name, exampleArgsOf(command), `A valid call of ${command.name} with its minimal arguments`);
 }
 
 export function docRefOf(command: Command): { path: string; anchor: string } {
@@ -104,13 +91,15 @@ export function unknownCommandError(name: string, field: string): AppError {
   const closest = closestCommand(name);
   const actions: ErrorAction[] = [];
   if (closest) {
-    actions.push({
-      tool: "system",
-      args: { op: "schema.get", args: { cmd: closest.name } },
-      why: `Closest known command: ${closest.name} (${closest.tool}); see its arguments and an example call`,
-    });
+    actions.push(
+      suggest(
+        "system.schema.get",
+        { cmd: closest.name },
+        `Closest known command: ${closest.name} (${closest.tool}); see its arguments and an example call`,
+      ),
+    );
   }
-  actions.push({ tool: "system", args: { op: "cmd.list" }, why: "List every command with its portal and golden op" });
+  actions.push(suggest("system.cmd.list", {}, "List every command with its portal and golden op"));
   return appError(
     "UNKNOWN_CMD",
     `Unknown command "${name}".`,

@@ -1,7 +1,10 @@
 /**
  * The agent-facing help: protocol semantics in short sections, so the budget can drop later sections
- * whole. The single place that explains conventions, so responses need not repeat them.
+ * whole. The single place that explains conventions, so responses need not repeat them. Also the
+ * golden path that `help` and `status` give as suggested calls.
  */
+import { fill, type Suggestion, suggest } from "../../shared/suggestion";
+
 export const HELP_SECTIONS: { title: string; text: string }[] = [
   {
     title: "What this is",
@@ -49,10 +52,18 @@ export const HELP_SECTIONS: { title: string; text: string }[] = [
   },
 ];
 
-export const GOLDEN_PATH = [
-  "status",
-  "macro_branch_note {name, goal}",
-  "notes_commit {content}",
-  "show {doc_kind: notes}",
-  "merge {from, merge_to_base: true}",
-];
+/** The daily loop in order, as calls (made per answer: suggestions are rendered for the connection). */
+export function goldenPath(): Suggestion[] {
+  const branch = fill("branch name");
+  return [
+    suggest("system.status", {}, "1) See your checkout and the next action"),
+    suggest(
+      "think.idea.branch.create",
+      { name: branch, goal: fill("what you try") },
+      "2) Start an idea on its own branch with a first note",
+    ),
+    suggest("vcs.notes.commit", { content: fill("what you learned") }, "3) Note progress as you go"),
+    suggest("docs.show", { doc_kind: "notes" }, "4) Read the notes back to resume"),
+    suggest("docs.merge", { from: branch, merge_to_base: true }, "5) Bring the branch's notes back to its base"),
+  ];
+}

@@ -11,6 +11,7 @@ import { allPortals, placeOf, portals, stripNamePrefix } from "../../commands/po
 import { type Command, defineStatelessCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_NAME_CHARS } from "../../shared/limits";
+import { suggestionSchema } from "../../shared/suggestion";
 import {
   argsSchemaOf,
   docRefOf,
@@ -23,15 +24,8 @@ import {
 
 const commandName = z.string().min(1).max(MAX_NAME_CHARS);
 
-const exampleCallSchema = z.object({
-  tool: z.string().describe("The portal to call."),
-  args: z.object({
-    op: z.string(),
-    cmd: z.string().optional(),
-    args: z.record(z.string(), z.unknown()),
-    budget_profile: z.string().optional(),
-  }),
-});
+/** The example call, in the form of the caller's connection (its portal or flat tool). */
+const exampleCallSchema = suggestionSchema;
 
 /** Where a command is called from: its portal and golden op (absent: `op: "call"` with `cmd`). */
 function placeFields(command: Command): { portal: string; op?: string } {

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { defineCommand, defineStatelessCommand } from "../../commands/registry";
+import { suggestionSchema } from "../../shared/suggestion";
 import { read } from "../../workspace/clocks";
 import { lastJournalEvent } from "../../workspace/journal";
 import { getMeta, setMeta } from "../../workspace/meta";
@@ -13,7 +14,7 @@ import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { lastEntry, namer } from "../docs/docs.store";
 import { engineSchema } from "../think/engine.schema";
 import { checkoutEngine } from "../think/engine.slice";
-import { GOLDEN_PATH, HELP_SECTIONS } from "./help-text";
+import { goldenPath, HELP_SECTIONS } from "./help-text";
 import { SCHEMA_COMMANDS } from "./schema.commands";
 
 const DEFAULTS = { branch: "main", docs: DEFAULT_DOCS };
@@ -71,7 +72,7 @@ export const status = defineCommand({
     workspace_exists: z.boolean(),
     checkout: z.string().nullable(),
     defaults: defaultsSchema,
-    golden_path: z.array(z.string()),
+    golden_path: z.array(suggestionSchema).describe("The daily loop in order, as calls to make (fill the <fill: …> parts)."),
     tick: z.number(),
     seq: z.number(),
     last_event: z
@@ -105,7 +106,7 @@ export const status = defineCommand({
       workspace_exists: getMeta(ctx.db, "name") !== undefined,
       checkout: checkoutOf(ctx.db, ctx.principal.agent_id).name,
       defaults: DEFAULTS,
-      golden_path: GOLDEN_PATH,
+      golden_path: goldenPath(),
       tick: read(ctx.db, "tick"),
       seq: read(ctx.db, "seq"),
       ...(event
@@ -145,10 +146,11 @@ export const help = defineStatelessCommand({
   input: {},
   output: {
     sections: z.array(z.object({ title: z.string(), text: z.string() })),
+    golden_path: z.array(suggestionSchema).describe("The daily loop in order, as calls to make (fill the <fill: …> parts)."),
     truncated: z.boolean(),
   },
   budget: { lists: ["sections"], keep: ["title"], trimFromEnd: true },
-  handler: () => ({ sections: HELP_SECTIONS, truncated: false }),
+  handler: () => ({ sections: HELP_SECTIONS, golden_path: goldenPath(), truncated: false }),
 });
 
 export const ping = defineCommand({

@@ -1,22 +1,152 @@
 /**
- * The capsule (seed 003 "capsule as HUD"): where the caller is (workspace, target, docs, step focus with
- * its lease, lane), why (top signals, at most 3), and next (1 best + 1 backup action with copy-paste-safe
- * arguments). Deterministic: the same store gives the same capsule. A compact form keeps the target, the
- * step and the best action for the tightest budgets.
+ * The capsule (seed 003 "capsule as HUD"): one type for every answer that carries one, the portal
+ * answers (where the caller stands: its checkout and focus) and the resume views (where a plan or
+ * task stands). Fields:
+ *
+ * - `where`: workspace, the branch and docs the view is about, the caller's focus, the target (the
+ *   viewed plan or task, else the focus), the step focus with its lease, the lanes read;
+ * - `why`: at most MAX_WHY short lines, most important first;
+ * - `next`: 1 best + 1 backup action, both suggestions (rendered for the caller's connection).
+ *
+ * The compact form keeps what the smallest budgets can carry: the ids of `where` and the best action,
+ * whole and pasteable but for its purpose. Deterministic: the same store gives the same capsule.
  */
 import type { CommandContext } from "../../commands/context";
-import type { LeaseRow } from "./leases.store";
+import { fill, type RenderedSuggestion, type Suggestion, suggest } from "../../shared/suggestion";
+import { checkoutOf } from "../branches/branches.store";
+import { DEFAULT_DOCS } from "../docs/docs.schema";
+import { type JobRow, oldestQueued } from "../jobs/jobs.store";
+import { type LeaseRow, liveLease } from "./leases.store";
 import { proofMode, proofSummary, requiredCheckpoints } from "./proof";
+import { firstOpenStep } from "./targets";
 import { PROOF_CHECKPOINTS, type ReasoningRef } from "./tasks.schema";
-import type { EntityRow, StepRow } from "./tasks.store";
+import { type EntityRow, findEntity, focusOf, type StepRow } from "./tasks.store";
 
-export interface Action {
-  tool: string;
-  args: Record<string, unknown>;
-  purpose: string;
+/** Lines of `why`: the focus, its step and one signal; small enough for a 300-character capsule. */
+export const MAX_WHY = 3;
+/** Titles are cut in `where` and `why` so the capsule stays small whatever the titles are. */
+const MAX_TITLE_CHARS = 60;
+
+export interface StepFocus {
+  step_id: string;
+  path: string;
+  title: string;
+  lease?: { holder: string; expires_tick: number };
 }
 
-export interface CapsuleInput {
+export interface CapsuleTarget {
+  id: string;
+  kind: string;
+  title: string;
+  status: string;
+  revision: number;
+}
+
+export interface CapsuleWhere {
+  workspace: string;
+  /** The branch the view is about: the caller's checkout (portal answers) or the target's reasoning branch. */
+  branch: string;
+  docs: { notes: string; trace: string; graph: string };
+  /** The caller's focus (a plan or task id), or null. */
+  focus: string | null;
+  /** The plan or task the view is about: the viewed one, else the focus; null with neither. */
+  target: CapsuleTarget | null;
+  step_focus: StepFocus | null;
+  lane: string;
+}
+
+/** A type, not an interface: answers' zod types take it as a record. */
+export type Capsule = {
+  where: CapsuleWhere;
+  why: string[];
+  next: { action: Suggestion; backup: Suggestion };
+};
+
+function short(text: string): string {
+  return text.length <= MAX_TITLE_CHARS ? text : `${text.slice(0, MAX_TITLE_CHARS - 1)}…`;
+}
+
+function targetOf(entity: EntityRow): CapsuleTarget {
+  return { id: entity.id, kind: entity.kind, title: short(entity.title), status: entity.status, revision: entity.revision };
+}
+
+function stepFocusOf(step: StepRow | undefined, lease: LeaseRow | undefined): StepFocus | null {
+  if (step === undefined) return null;
+  return {
+    step_id: step.id,
+    path: step.path,
+    title: short(step.title),
+    ...(lease ? { lease: { holder: lease.holder, expires_tick: lease.expires_tick } } : {}),
+  };
+}
+
+function laneOf(ctx: CommandContext, allLanes = false): string {
+  return allLanes ? "all" : `shared + agent/${ctx.principal.agent_id}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The portal capsule: where the caller stands
+
+function focusWhy(ctx: CommandContext, entity: EntityRow | undefined, step: StepFocus | null, queued: JobRow | undefined): string[] {
+  if (entity === undefined) {
+    return [
+      "no focus: create a plan, or pick a task and set it as your focus",
+      ...(queued ? [`${queued.id} is queued for any agent: ${short(queued.title)}`] : []),
+    ];
+  }
+  const lines = [`focus ${entity.id} (${entity.kind}, ${entity.status}): ${short(entity.title)}`];
+  if (step?.lease && step.lease.holder !== ctx.principal.agent_id) lines.push(`step ${step.path} is leased by ${step.lease.holder}`);
+  else if (step) lines.push(`step ${step.path} is open: ${step.title}`);
+  else if (entity.kind === "task") lines.push("no open step");
+  return lines.slice(0, MAX_WHY);
+}
+
+function focusNext(entity: EntityRow | undefined, queued: JobRow | undefined): Capsule["next"] {
+  if (entity === undefined) {
+    return {
+      action: suggest("tasks.create", { title: fill("plan title") }, "Create a plan"),
+      // An agent with nothing to do may take delegated work before picking a task (seed 002's queue hint).
+      backup: queued
+        ? suggest("jobs.claim", { job: queued.id }, `Claim ${queued.id}, queued for any agent`)
+        : suggest("tasks.context", {}, "List plans and tasks to pick a focus"),
+    };
+  }
+  return {
+    action: suggest("open", { id: entity.id }, `Open your focus ${entity.id}`),
+    backup: suggest("tasks.snapshot", { target: entity.id, view: "smart" }, `Snapshot ${entity.id} (smart view)`),
+  };
+}
+
+/**
+ * The capsule of every portal answer and of `tasks.execute.next` (seed 002's NextEngine): with a focus,
+ * open it, then snapshot it; with none, create a plan, and as the backup claim the oldest queued job
+ * if there is one, else list the tasks to pick one. Read-only.
+ */
+export function focusCapsule(ctx: CommandContext): Capsule {
+  const focus = focusOf(ctx.db, ctx.principal.agent_id);
+  const entity = focus === undefined ? undefined : findEntity(ctx.db, focus);
+  const openStep = entity?.kind === "task" ? firstOpenStep(ctx.db, entity.id) : undefined;
+  const step = stepFocusOf(openStep, openStep ? liveLease(ctx.db, openStep.id) : undefined);
+  const queued = entity === undefined ? oldestQueued(ctx.db, false) : undefined;
+  return {
+    where: {
+      workspace: ctx.workspace,
+      branch: checkoutOf(ctx.db, ctx.principal.agent_id).name,
+      docs: { ...DEFAULT_DOCS },
+      focus: entity?.id ?? null,
+      target: entity ? targetOf(entity) : null,
+      step_focus: step,
+      lane: laneOf(ctx),
+    },
+    why: focusWhy(ctx, entity, step, queued),
+    next: focusNext(entity, queued),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The resume capsule: where a plan or task stands
+
+export interface TargetCapsuleInput {
   ctx: CommandContext;
   entity: EntityRow;
   ref: ReasoningRef;
@@ -29,113 +159,135 @@ export interface CapsuleInput {
   signals: string[];
   /** The plan's next task, for plans. */
   nextTask?: EntityRow | undefined;
-  /** The signal engine's best action over the view's cards: it becomes the backup move. */
-  engineAction?: Action | undefined;
+  /** The signal engine's best call over the view's cards: it becomes the backup move. */
+  engineAction?: Suggestion | undefined;
 }
 
-function nextActions(input: CapsuleInput): { action: Action; backup: Action } {
+/** What to do on the open step: the work first; closing only once there is evidence to close on. */
+function stepNext(ctx: CommandContext, task: string, step: StepRow, lease: LeaseRow | undefined): Capsule["next"] {
+  const at = { task, step_id: step.id };
+  if (lease && lease.holder !== ctx.principal.agent_id) {
+    return {
+      action: suggest("tasks_step_lease_get", at, `${step.path} is held by ${lease.holder}`),
+      backup: suggest("tasks_radar", { task }, "Find other work on the task"),
+    };
+  }
+  const proofs = proofSummary(ctx.db, step);
+  const unproven = PROOF_CHECKPOINTS.find((name) => proofMode(step, name) === "require" && proofs[name].receipts.size === 0);
+  const note = suggest("tasks_note", { ...at, note: fill("what you did or found") }, "Record progress on the step");
+  const capture = (checkpoint: string) =>
+    suggest(
+      "tasks_evidence_capture",
+      { ...at, checkpoint, checks: [`CMD: ${fill("command you ran")}`, `LINK: ${fill("url of the result")}`] },
+      `Attach ${checkpoint} receipts for ${step.path}`,
+    );
+  if (unproven) return { action: capture(unproven), backup: note };
+  const evidence = Object.values(proofs).some((proof) => proof.proofs > 0);
+  const required = requiredCheckpoints(step, proofs);
+  const confirmed = required.some((name) => step[`${name}_confirmed`] === 1);
+  // Never offer to confirm checkpoints nobody has worked on: the work comes first.
+  if (!evidence && !confirmed) return { action: note, backup: capture("tests") };
+  const checkpoints = Object.fromEntries(required.map((name) => [name, true]));
+  return {
+    action: suggest("tasks_close_step", { ...at, checkpoints }, `Verify and close ${step.path}: ${short(step.title)}`),
+    backup: note,
+  };
+}
+
+function targetNext(input: TargetCapsuleInput): Capsule["next"] {
   const { ctx, entity, steps, stepFocus, lease } = input;
   const task = entity.id;
   if (entity.kind === "plan" && entity.status !== "DONE" && entity.status !== "CANCELED") {
     const next = input.nextTask;
     return next
       ? {
-          action: { tool: "tasks_resume_super", args: { target: next.id }, purpose: `Resume ${next.id}: ${next.title}` },
-          backup: { tool: "tasks_context", args: { tasks_parent: task }, purpose: "See the plan's tasks" },
+          action: suggest("tasks_resume_super", { target: next.id }, `Resume ${next.id}: ${short(next.title)}`),
+          backup: suggest("tasks_context", { tasks_parent: task }, "See the plan's tasks"),
         }
       : {
-          action: { tool: "tasks_macro_start", args: { plan: task, title: "<fill: next task>" }, purpose: "Start the plan's next task" },
-          backup: { tool: "tasks_radar", args: { target: task }, purpose: "Check the plan" },
+          action: suggest("tasks_macro_start", { plan: task, title: fill("next task") }, "Start the plan's next task"),
+          backup: suggest("tasks_radar", { target: task }, "Check the plan"),
         };
   }
   if (entity.status === "DONE" || entity.status === "CANCELED") {
     return {
-      action: { tool: "tasks_context", args: { tasks_status: ["ACTIVE", "TODO"] }, purpose: "Pick the next task" },
-      backup: { tool: "tasks_macro_start", args: { title: "<fill: next task>" }, purpose: "Start a new task" },
+      action: suggest("tasks_context", { tasks_status: ["ACTIVE", "TODO"] }, "Pick the next task"),
+      backup: suggest("tasks_macro_start", { title: fill("next task") }, "Start a new task"),
     };
   }
   if (steps.length === 0) {
     return {
-      action: {
-        tool: "tasks_decompose",
-        args: { task, steps: [{ title: "<fill: first step>", success_criteria: ["<fill: done when>"], tests: ["<fill: how to check>"] }] },
-        purpose: "Break the task into steps",
-      },
-      backup: { tool: "tasks_lint", args: { task }, purpose: "See what the task lacks" },
+      action: suggest(
+        "tasks_decompose",
+        { task, steps: [{ title: fill("first step"), success_criteria: [fill("done when")], tests: [fill("how to check")] }] },
+        "Break the task into steps",
+      ),
+      backup: suggest("tasks_lint", { task }, "See what the task lacks"),
     };
   }
   if (stepFocus === undefined) {
     return {
-      action: { tool: "tasks_macro_finish", args: { task }, purpose: "Every step is closed: finish the task" },
-      backup: { tool: "tasks_lint", args: { task }, purpose: "Check the task before finishing" },
+      action: suggest("tasks_macro_finish", { task }, "Every step is closed: finish the task"),
+      backup: suggest("tasks_lint", { task }, "Check the task before finishing"),
     };
   }
-  const at = { task, step_id: stepFocus.id };
-  if (lease && lease.holder !== ctx.principal.agent_id) {
-    return {
-      action: { tool: "tasks_step_lease_get", args: at, purpose: `${stepFocus.path} is held by ${lease.holder}` },
-      backup: { tool: "tasks_radar", args: { task }, purpose: "Find other work on the task" },
-    };
-  }
-  const proofs = proofSummary(ctx.db, stepFocus);
-  const unproven = PROOF_CHECKPOINTS.find((name) => proofMode(stepFocus, name) === "require" && proofs[name].receipts.size === 0);
-  const note = { tool: "tasks_note", args: { ...at, note: "<fill: what you did or found>" }, purpose: "Record progress on the step" };
-  if (unproven) {
-    return {
-      action: {
-        tool: "tasks_evidence_capture",
-        args: { ...at, checkpoint: unproven, checks: ["CMD: <fill: command>", "LINK: <fill: url>"] },
-        purpose: `Attach ${unproven} receipts for ${stepFocus.path}`,
-      },
-      backup: note,
-    };
-  }
-  // Confirm exactly what the close gate will ask for (criteria, tests, and any checkpoint with proof).
-  const checkpoints = Object.fromEntries(requiredCheckpoints(stepFocus, proofs).map((name) => [name, true]));
-  return {
-    action: { tool: "tasks_close_step", args: { ...at, checkpoints }, purpose: `Verify and close ${stepFocus.path}: ${stepFocus.title}` },
-    backup: note,
-  };
+  return stepNext(ctx, task, stepFocus, lease);
 }
 
-export function buildCapsule(input: CapsuleInput) {
+/** The capsule of a resume view: where the viewed plan or task stands, and its next move. */
+export function targetCapsule(input: TargetCapsuleInput): Capsule {
   const { ctx, entity, ref, stepFocus, lease } = input;
-  const planned = nextActions(input);
+  const planned = targetNext(input);
   const next =
     input.engineAction && input.engineAction.tool !== planned.action.tool
       ? { action: planned.action, backup: input.engineAction }
       : planned;
   return {
-    type: "handoff_capsule" as const,
-    version: 1,
-    workspace: ctx.workspace,
-    focus: input.focus,
-    target: { id: entity.id, kind: entity.kind, title: entity.title, status: entity.status, revision: entity.revision },
     where: {
+      workspace: ctx.workspace,
       branch: ref.branch,
       docs: { notes: ref.notes_doc, trace: ref.trace_doc, graph: ref.graph_doc },
-      step_focus: stepFocus
-        ? {
-            step_id: stepFocus.id,
-            path: stepFocus.path,
-            title: stepFocus.title,
-            ...(lease ? { lease: { holder: lease.holder, expires_tick: lease.expires_tick } } : {}),
-          }
-        : null,
-      lane: input.allLanes ? "all" : `shared + agent/${ctx.principal.agent_id}`,
+      focus: input.focus,
+      target: targetOf(entity),
+      step_focus: stepFocusOf(stepFocus, lease),
+      lane: laneOf(ctx, input.allLanes),
     },
-    why: input.signals.slice(0, 3),
+    why: input.signals.slice(0, MAX_WHY),
     next,
   };
 }
 
-export type Capsule = ReturnType<typeof buildCapsule>;
+// ---------------------------------------------------------------------------------------------
+// The compact form
 
-/** The smallest capsule: the target, the step focus and the best action. */
-export function compactCapsule(capsule: Capsule) {
+/** A capsule as it is sent: its suggestions rendered. */
+export interface RenderedCapsule {
+  where: CapsuleWhere;
+  next: { action: RenderedSuggestion };
+}
+
+function bestAction(capsule: RenderedCapsule): Omit<RenderedSuggestion, "purpose"> {
+  const { purpose: _purpose, ...action } = capsule.next.action;
+  return action;
+}
+
+/** The capsule for the last rung of a budget: the best action alone, whole and pasteable. */
+export function actionOnlyCapsule(capsule: RenderedCapsule) {
+  return { next: { action: bestAction(capsule) } };
+}
+
+/** The compact capsule, from a rendered one: the ids of `where` and the best action without its purpose. */
+export function compactCapsule(capsule: RenderedCapsule) {
+  const { where } = capsule;
+  const action = bestAction(capsule);
   return {
-    target: capsule.target.id,
-    step: capsule.where.step_focus?.path ?? null,
-    next: { tool: capsule.next.action.tool, args: capsule.next.action.args },
+    where: {
+      workspace: where.workspace,
+      branch: where.branch,
+      focus: where.focus,
+      target: where.target?.id ?? null,
+      step_focus: where.step_focus === null ? null : { step_id: where.step_focus.step_id },
+    },
+    next: { action },
   };
 }

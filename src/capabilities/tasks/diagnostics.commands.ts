@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { suggest, suggestionSchema } from "../../shared/suggestion";
 import { ACTIVE_LIMIT, type LintIssue, lintPlan, lintTask, type Patch, sortIssues } from "./lint.rules";
 import { explicitTarget, resolveTarget } from "./targets";
 import { targetFields, targetSchema } from "./tasks.schema";
@@ -15,7 +16,7 @@ const MAX_DIAGNOSED_TASKS = 200;
 const DEFAULT_MAX_ISSUES = 50;
 const DEFAULT_PATCHES = 10;
 
-const patchSchema = z.object({ purpose: z.string(), tool: z.string(), args: z.record(z.string(), z.unknown()) });
+const patchSchema = suggestionSchema;
 const issueSchema = z.object({
   severity: z.enum(["error", "warning", "info"]),
   kind: z.string(),
@@ -45,13 +46,7 @@ export const tasksLint = defineCommand({
     target: z.string(),
     summary: summarySchema,
     issues: z.array(issueSchema),
-    patches: z.array(
-      z.object({
-        id: z.string(),
-        purpose: z.string(),
-        apply: z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) }),
-      }),
-    ),
+    patches: z.array(z.object({ id: z.string(), apply: suggestionSchema })),
   },
   budget: { lists: ["patches", "issues"], keep: ["severity", "code", "target", "path", "id"], trimFromEnd: true },
   handler: (ctx, args) => {
@@ -59,11 +54,7 @@ export const tasksLint = defineCommand({
     const issues = sortIssues(entity.kind === "plan" ? lintPlan(ctx, entity) : lintTask(ctx, entity));
     const patches = issues
       .filter((issue): issue is LintIssue & { patch: Patch } => issue.patch !== undefined)
-      .map((issue) => ({
-        id: `${issue.code}:${issue.target}${issue.path ? `:${issue.path}` : ""}`,
-        purpose: issue.patch.purpose,
-        apply: { tool: issue.patch.tool, arguments: issue.patch.args },
-      }))
+      .map((issue) => ({ id: `${issue.code}:${issue.target}${issue.path ? `:${issue.path}` : ""}`, apply: issue.patch }))
       .slice(0, args.patches_limit)
       .sort((a, b) => a.id.localeCompare(b.id));
     return { target: entity.id, summary: summary(issues), issues, patches };
@@ -98,7 +89,7 @@ export const tasksDiagnostics = defineCommand({
         message: `Your focus ${focused.id} is ${focused.status}.`,
         recovery: "Focus on the next task, or clear the focus.",
         target: focused.id,
-        patch: { purpose: "Stop acting on a finished task", tool: "tasks_focus_clear", args: {} },
+        patch: suggest("tasks_focus_clear", {}, "Stop acting on a finished task"),
       });
     }
     const scoped = explicitTarget(args) === undefined ? undefined : resolveTarget(ctx, args, "tasks_diagnostics");

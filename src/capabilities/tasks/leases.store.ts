@@ -5,6 +5,7 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import { read } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
 import type { StepRow } from "./tasks.store";
@@ -69,13 +70,7 @@ export function leaseHeld(lease: LeaseRow, now: number): never {
     `Step ${lease.step_id} is leased by ${lease.holder} until tick ${lease.expires_tick} (now ${now}).`,
     "Work on another step, wait for the holder to release it or for the lease to expire, or take it over with tasks_step_lease_claim force: true.",
     { step_id: lease.step_id, holder: lease.holder, expires_tick: lease.expires_tick, now_tick: now },
-    [
-      {
-        tool: "tasks_step_lease_get",
-        args: { task: lease.task_id, step_id: lease.step_id },
-        why: "See who holds the step and until when.",
-      },
-    ],
+    [suggest("tasks_step_lease_get", { task: lease.task_id, step_id: lease.step_id }, "See who holds the step and until when.")],
   );
 }
 

@@ -5,6 +5,7 @@
  * over the workspace.
  */
 import type { CommandContext } from "../../commands/context";
+import { type Suggestion, suggest } from "../../shared/suggestion";
 import { findBranch } from "../branches/branches.store";
 import { proofMode, proofSummary } from "./proof";
 import { reasoningRef } from "./targets";
@@ -17,11 +18,8 @@ export const ACTIVE_LIMIT = 3;
 export type Severity = "error" | "warning" | "info";
 export type LintKind = "unverifiable" | "unproveable" | "unbounded" | "unnavigable" | "actionless" | "context";
 
-export interface Patch {
-  purpose: string;
-  tool: string;
-  args: Record<string, unknown>;
-}
+/** The call that fixes an issue (a suggestion, rendered for the caller's connection). */
+export type Patch = Suggestion;
 
 export interface LintIssue {
   severity: Severity;
@@ -63,11 +61,7 @@ function stepIssues(ctx: CommandContext, task: EntityRow, step: StepRow): LintIs
       message: `${task.id} ${step.path} has no success criteria.`,
       recovery: "Say what done means for the step.",
       ...at,
-      patch: {
-        purpose: "Add success criteria",
-        tool: "tasks_define",
-        args: { task: task.id, path: step.path, success_criteria: ["<fill: done when>"] },
-      },
+      patch: suggest("tasks_define", { task: task.id, path: step.path, success_criteria: ["<fill: done when>"] }, "Add success criteria"),
     });
   }
   if (list(step.tests_json).length === 0) {
@@ -78,7 +72,7 @@ function stepIssues(ctx: CommandContext, task: EntityRow, step: StepRow): LintIs
       message: `${task.id} ${step.path} has no tests.`,
       recovery: "Say how the step is checked.",
       ...at,
-      patch: { purpose: "Add tests", tool: "tasks_define", args: { task: task.id, path: step.path, tests: ["<fill: how to check>"] } },
+      patch: suggest("tasks_define", { task: task.id, path: step.path, tests: ["<fill: how to check>"] }, "Add tests"),
     });
   }
   const proofs = proofSummary(ctx.db, step);
@@ -91,11 +85,11 @@ function stepIssues(ctx: CommandContext, task: EntityRow, step: StepRow): LintIs
       message: `${task.id} ${step.path} requires ${checkpoint} proof and has no CMD:/LINK: receipt.`,
       recovery: "Attach receipts before closing the step.",
       ...at,
-      patch: {
-        purpose: `Attach ${checkpoint} receipts`,
-        tool: "tasks_evidence_capture",
-        args: { task: task.id, path: step.path, checkpoint, checks: ["CMD: <fill: command>", "LINK: <fill: url>"] },
-      },
+      patch: suggest(
+        "tasks_evidence_capture",
+        { task: task.id, path: step.path, checkpoint, checks: ["CMD: <fill: command>", "LINK: <fill: url>"] },
+        `Attach ${checkpoint} receipts`,
+      ),
     });
   }
   if (step.blocked === 1) {
@@ -106,7 +100,7 @@ function stepIssues(ctx: CommandContext, task: EntityRow, step: StepRow): LintIs
       message: `${task.id} ${step.path} is blocked${step.block_reason ? `: ${step.block_reason}` : ""}.`,
       recovery: "Resolve the blocker, then unblock the step.",
       ...at,
-      patch: { purpose: "Unblock once resolved", tool: "tasks_block", args: { task: task.id, path: step.path, blocked: false } },
+      patch: suggest("tasks_block", { task: task.id, path: step.path, blocked: false }, "Unblock once resolved"),
     });
   }
   return issues;
@@ -122,7 +116,7 @@ export function lintTask(ctx: CommandContext, task: EntityRow): LintIssue[] {
       message: `${task.id} has no reasoning branch ${reasoningRef(task.id).branch}.`,
       recovery: "Any mutation of the task recreates it, e.g. a note.",
       target: task.id,
-      patch: { purpose: "Recreate the reasoning branch", tool: "tasks_note", args: { task: task.id, note: "Resumed." } },
+      patch: suggest("tasks_note", { task: task.id, note: "Resumed." }, "Recreate the reasoning branch"),
     });
   }
   if (task.kind !== "task" || task.status === "DONE" || task.status === "CANCELED") return issues;
@@ -136,14 +130,14 @@ export function lintTask(ctx: CommandContext, task: EntityRow): LintIssue[] {
       message: `${task.id} has no steps.`,
       recovery: "Break it into steps with success criteria and tests.",
       target: task.id,
-      patch: {
-        purpose: "Add a first step",
-        tool: "tasks_decompose",
-        args: {
+      patch: suggest(
+        "tasks_decompose",
+        {
           task: task.id,
           steps: [{ title: "<fill: first step>", success_criteria: ["<fill: done when>"], tests: ["<fill: how to check>"] }],
         },
-      },
+        "Add a first step",
+      ),
     });
   }
   if (task.status === "ACTIVE" && steps.length > 0 && open.length === 0) {
@@ -154,7 +148,7 @@ export function lintTask(ctx: CommandContext, task: EntityRow): LintIssue[] {
       message: `${task.id} is ACTIVE but every step is completed.`,
       recovery: "Finish the task, or add the remaining steps.",
       target: task.id,
-      patch: { purpose: "Mark the task DONE", tool: "tasks_complete", args: { task: task.id } },
+      patch: suggest("tasks_complete", { task: task.id }, "Mark the task DONE"),
     });
   }
   const first = open[0];
@@ -167,11 +161,7 @@ export function lintTask(ctx: CommandContext, task: EntityRow): LintIssue[] {
       recovery: "Write down the very next move, so whoever resumes knows where to start.",
       target: task.id,
       path: first.path,
-      patch: {
-        purpose: "Set the next action",
-        tool: "tasks_define",
-        args: { task: task.id, path: first.path, next_action: "<fill: next move>" },
-      },
+      patch: suggest("tasks_define", { task: task.id, path: first.path, next_action: "<fill: next move>" }, "Set the next action"),
     });
   }
   for (const step of open) issues.push(...stepIssues(ctx, task, step));
@@ -189,11 +179,7 @@ export function lintPlan(ctx: CommandContext, plan: EntityRow): LintIssue[] {
       message: `${plan.id} has ${active.length} ACTIVE tasks (limit ${ACTIVE_LIMIT}).`,
       recovery: "Park what is not being worked on now.",
       target: plan.id,
-      patch: {
-        purpose: `Park ${active[active.length - 1]?.id}`,
-        tool: "tasks_complete",
-        args: { task: active[active.length - 1]?.id, status: "PARKED" },
-      },
+      patch: suggest("tasks_complete", { task: active[active.length - 1]?.id, status: "PARKED" }, `Park ${active[active.length - 1]?.id}`),
     });
   }
   return issues;

@@ -13,6 +13,7 @@
  */
 import { fail } from "../../shared/errors";
 import type { Warning } from "../../shared/result";
+import { fill, suggest } from "../../shared/suggestion";
 import type { Db } from "../../workspace/db";
 import { CHECKPOINTS, type Checkpoint, PROOF_CHECKPOINTS, type ProofCheckpoint } from "./tasks.schema";
 import { proofCounts, type StepRow } from "./tasks.store";
@@ -80,15 +81,15 @@ export function checkCloseGates(step: StepRow, proofs: ProofSummary): Warning[] 
       `Confirm them with \`tasks_verify\` (or close with \`tasks_close_step\`, which verifies and closes at once).`,
       { step_id: step.id, path: step.path, missing },
       [
-        {
-          tool: "tasks_verify",
-          args: {
+        suggest(
+          "tasks_verify",
+          {
             task: step.task_id,
             step_id: step.id,
             checkpoints: Object.fromEntries(missing.map((name) => [name, { confirmed: true }])),
           },
-          why: "Confirm the missing checkpoints.",
-        },
+          "Confirm the missing checkpoints.",
+        ),
       ],
     );
   }
@@ -100,16 +101,16 @@ export function checkCloseGates(step: StepRow, proofs: ProofSummary): Warning[] 
       "Attach CMD + LINK receipts with `tasks_evidence_capture`, then close again.",
       { step_id: step.id, path: step.path, checkpoints: unproven },
       [
-        {
-          tool: "tasks_evidence_capture",
-          args: {
+        suggest(
+          "tasks_evidence_capture",
+          {
             task: step.task_id,
             step_id: step.id,
             checkpoint: unproven[0],
-            checks: ["CMD: <command you ran>", "LINK: <url of the result>"],
+            checks: [`CMD: ${fill("command you ran")}`, `LINK: ${fill("url of the result")}`],
           },
-          why: "Attach receipts.",
-        },
+          "Attach receipts.",
+        ),
       ],
     );
   }

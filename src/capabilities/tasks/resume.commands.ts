@@ -29,7 +29,7 @@ import { ANY, allOf, BLOCKERS, newerThan, OPEN, ofType } from "../think/card-fil
 import { type CardPage, cardSchema, visibleCards } from "../think/card-view";
 import { engineSchema } from "../think/engine.schema";
 import { engineOver } from "../think/engine.slice";
-import { buildCapsule, compactCapsule } from "./capsule";
+import { actionOnlyCapsule, compactCapsule, type RenderedCapsule, targetCapsule } from "./capsule";
 import { liveLease } from "./leases.store";
 import { baselineOf, setBaseline } from "./snapshots.store";
 import { firstOpenStep, reasoningRef, resolveTarget } from "./targets";
@@ -152,8 +152,12 @@ export const RESUME_BUDGET = {
     degradation: { truncated_fields: truncatedFields(trimmed, original) },
   }),
   stubs: (original: Record<string, unknown>) => {
-    const capsule = original.capsule as ReturnType<typeof buildCapsule>;
-    return [{ capsule, degradation: { truncated_fields: ["*"] } }, { capsule: compactCapsule(capsule) }];
+    const capsule = original.capsule as RenderedCapsule;
+    return [
+      { capsule, degradation: { truncated_fields: ["*"] } },
+      { capsule: compactCapsule(capsule) },
+      { capsule: actionOnlyCapsule(capsule) },
+    ];
   },
 };
 
@@ -323,7 +327,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
           { stepTag, scope: { target: entity.id } },
         );
   const engineAction = engine?.actions[0];
-  const capsule = buildCapsule({
+  const capsule = targetCapsule({
     ctx,
     entity,
     ref,
@@ -340,9 +344,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
       ...radar.radar.next,
     ],
     nextTask: plannedNext,
-    engineAction: engineAction?.calls[0]
-      ? { tool: engineAction.calls[0].tool, args: engineAction.calls[0].args, purpose: engineAction.title }
-      : undefined,
+    engineAction: engineAction?.calls[0],
   });
   return {
     view,
@@ -410,7 +412,7 @@ const deltaSection = z.object({ count: z.number(), items: z.array(z.record(z.str
 const SNAPSHOT_BUDGET = {
   ...RESUME_BUDGET,
   stubs: (original: Record<string, unknown>) => {
-    const capsule = original.capsule as ReturnType<typeof buildCapsule>;
+    const capsule = original.capsule as RenderedCapsule;
     const delta = original.delta as Record<string, unknown> | undefined;
     if (delta === undefined) return RESUME_BUDGET.stubs(original);
     const counts = Object.fromEntries(
@@ -420,6 +422,7 @@ const SNAPSHOT_BUDGET = {
       { capsule, delta, degradation: { truncated_fields: ["*"] } },
       { capsule: compactCapsule(capsule), delta: { since_seq: delta.since_seq, until_seq: delta.until_seq, counts } },
       { capsule: compactCapsule(capsule) },
+      { capsule: actionOnlyCapsule(capsule) },
     ];
   },
 };

@@ -262,7 +262,13 @@ export const tasksDone = defineCommand({
   },
 });
 
-export const closeCheckpointsSchema = z.union([z.enum(["gate", "all"]), z.record(z.enum(CHECKPOINTS), z.boolean())]);
+/**
+ * Which checkpoints a close confirms: "gate" (criteria + tests), "all", or an object naming some of them
+ * (`{criteria: true}`): the ones left out stay as they are (an earlier tasks_verify is not undone).
+ */
+export const closeCheckpointsSchema = z.union([z.enum(["gate", "all"]), z.partialRecord(z.enum(CHECKPOINTS), z.boolean())], {
+  error: `expected "gate", "all", or an object of checkpoints to confirm such as {criteria: true} (names: ${CHECKPOINTS.join(", ")})`,
+});
 
 /** Confirms the named checkpoints and closes the step atomically (step_verified, step_done). */
 export function closeStep(ctx: CommandContext, call: StepCall, checkpoints: z.infer<typeof closeCheckpointsSchema>, override?: Override) {

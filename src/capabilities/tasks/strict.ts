@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import type { Warning } from "../../shared/result";
+import { suggest } from "../../shared/suggestion";
 import { findBranch, sourcesOf } from "../branches/branches.store";
 import { edgesBetween, queryPage, type VersionRow } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
@@ -92,7 +93,7 @@ export function strictGate(ctx: CommandContext, task: EntityRow, step: StepRow, 
       `${task.id} is in strict mode: step ${step.path} needs ${gaps.join(" and ")} among its cards before it closes.`,
       "Write a hypothesis with target (it gets the step tag), a test that supports it, and a counter-argument that blocks it; or pass override {reason, risk}.",
       { task: task.id, step_id: step.id, path: step.path, missing: gaps },
-      [{ tool: "think_playbook", args: { name: "strict" }, why: "The strict playbook lists the cards to write." }],
+      [suggest("think_playbook", { name: "strict" }, "The strict playbook lists the cards to write.")],
     );
   }
   emitEvent(ctx, task, {

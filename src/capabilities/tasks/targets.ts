@@ -10,6 +10,7 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import type { Db } from "../../workspace/db";
 import { type Branch, createRootBranch, findBranch } from "../branches/branches.store";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
@@ -58,7 +59,7 @@ export function resolveTarget(ctx: CommandContext, args: TargetArgs, tool: strin
       `${tool} needs a target: pass target (e.g. "TASK-001"), or set your focus first.`,
       "List plans and tasks with `tasks_context`, then pass target or call `tasks_focus_set`.",
       { field: "target" },
-      [{ tool: "tasks_context", args: {}, why: "See which plans and tasks exist." }],
+      [suggest("tasks_context", {}, "See which plans and tasks exist.")],
     );
   }
   return requireEntity(ctx.db, id);

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import { normalizeTags } from "../graph/graph.schema";
 import { emitEvent, projectEntity, projectIntoPlan, tombstoneEntity, tombstoneSteps } from "./ingest";
 import { requireLeaseFree } from "./leases.store";
@@ -234,7 +235,7 @@ export function finishEntity(ctx: CommandContext, entity: EntityRow, status: "DO
         `${entity.id} has ${open.length} open step(s) (first: ${open[0]?.path}); a task is DONE when all its steps are.`,
         "Close the open steps (`tasks_close_step` or `tasks_macro_close_step`), or park or cancel the task instead.",
         { task: entity.id, open: open.slice(0, 10).map((step) => ({ id: step.id, path: step.path })) },
-        [{ tool: "tasks_macro_close_step", args: { task: entity.id }, why: "Close the next open step." }],
+        [suggest("tasks_macro_close_step", { task: entity.id }, "Close the next open step.")],
       );
     }
   }

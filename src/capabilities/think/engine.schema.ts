@@ -1,5 +1,6 @@
 /** Zod shape of the signal engine's block in read answers (context_pack, resume views). */
 import { z } from "zod";
+import { suggestionSchema } from "../../shared/suggestion";
 
 const refs = z.array(z.object({ kind: z.literal("card"), id: z.string() }));
 
@@ -14,7 +15,7 @@ export const engineSchema = z.object({
       title: z.string(),
       why: z.string(),
       refs,
-      calls: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()) })),
+      calls: z.array(suggestionSchema),
     }),
   ),
 });

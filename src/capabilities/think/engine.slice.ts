@@ -4,6 +4,7 @@
  * so the engine costs one query on top of the view that shows it.
  */
 import type { CommandContext } from "../../commands/context";
+import { suggest } from "../../shared/suggestion";
 import { checkoutOf, findBranch, type Source, sourcesOf } from "../branches/branches.store";
 import { DEFAULT_DOCS, type Entry } from "../docs/docs.schema";
 import { edgesBetween } from "../graph/graph.store";
@@ -64,7 +65,9 @@ function withScope(result: EngineResult, scope: Record<string, unknown>): Engine
     ...result,
     actions: result.actions.map((action) => ({
       ...action,
-      calls: action.calls.map((call) => (call.tool.startsWith("think_") ? { ...call, args: { ...scope, ...call.args } } : call)),
+      calls: action.calls.map((call) =>
+        call.tool.startsWith("think_") ? suggest(call.tool, { ...scope, ...call.args }, call.purpose) : call,
+      ),
     })),
   };
 }

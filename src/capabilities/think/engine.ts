@@ -8,6 +8,7 @@
  * tests and staleness (BM5/BM8), contradictions (BM1), confidence propagation (BM3), assumptions (BM6),
  * reasoning patterns (BM9), counter-arguments (BM7/BM10), and being stuck (BM10).
  */
+import { type Suggestion, suggest } from "../../shared/suggestion";
 
 export interface EngineCard {
   id: string;
@@ -53,8 +54,12 @@ export interface EngineAction {
   title: string;
   why: string;
   refs: { kind: "card"; id: string }[];
-  calls: { tool: string; args: Record<string, unknown> }[];
+  /** Calls that carry the action out (suggestions: rendered for the caller's connection). */
+  calls: Suggestion[];
 }
+
+/** A call as the rules below write it; `action` turns it into a suggestion with the action's title. */
+type RawCall = { tool: string; args: Record<string, unknown> };
 
 export interface EngineResult {
   signals: Signal[];
@@ -185,8 +190,16 @@ function analyze(cards: EngineCard[], edges: EngineEdge[], trace: EngineTraceEnt
   const newest = [...cards].sort((a, b) => b.last_seq - a.last_seq);
   const signal = (code: string, severity: Severity, message: string, ids: string[], ts: number) =>
     found.signals.push({ code, severity, message, refs: ids.map(ref), ts });
-  const action = (kind: string, priority: Priority, title: string, why: string, ids: string[], calls: EngineAction["calls"], ts: number) =>
-    found.actions.push({ kind, priority, title, why, refs: ids.map(ref), calls, ts });
+  const action = (kind: string, priority: Priority, title: string, why: string, ids: string[], calls: RawCall[], ts: number) =>
+    found.actions.push({
+      kind,
+      priority,
+      title,
+      why,
+      refs: ids.map(ref),
+      calls: calls.map((call) => suggest(call.tool, call.args, title)),
+      ts,
+    });
 
   // Lane hygiene: a draft decision (pinned or recent) with no published copy.
   const published = new Set(cards.filter((card) => card.id.startsWith("CARD-PUB-")).map((card) => card.id.slice("CARD-PUB-".length)));

@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
+import { fill, suggest } from "../../shared/suggestion";
 import { type Branch, sourcesOf } from "../branches/branches.store";
 import { readTail } from "../docs/docs.commands";
 import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
@@ -98,7 +99,13 @@ function fallbackMoves(frontier: Frontier): EngineAction[] {
       title: `Answer ${question.id}`,
       why: "An open question is the cheapest unknown to close.",
       refs: [{ kind: "card", id: question.id }],
-      calls: [{ tool: "think_add_evidence", args: { title: `Answer: ${question.title ?? question.id}`, supports: [question.id] } }],
+      calls: [
+        suggest(
+          "think_add_evidence",
+          { title: `Answer: ${question.title ?? question.id}`, supports: [question.id] },
+          `Answer ${question.id}`,
+        ),
+      ],
     });
   const hypothesis = frontier.hypotheses[0];
   if (hypothesis)
@@ -108,7 +115,13 @@ function fallbackMoves(frontier: Frontier): EngineAction[] {
       title: `Test ${hypothesis.id}`,
       why: "The newest open hypothesis.",
       refs: [{ kind: "card", id: hypothesis.id }],
-      calls: [{ tool: "think_add_test", args: { title: `Test: ${hypothesis.title ?? hypothesis.id}`, supports: [hypothesis.id] } }],
+      calls: [
+        suggest(
+          "think_add_test",
+          { title: `Test: ${hypothesis.title ?? hypothesis.id}`, supports: [hypothesis.id] },
+          `Test ${hypothesis.id}`,
+        ),
+      ],
     });
   moves.push({
     kind: "frame",
@@ -116,7 +129,7 @@ function fallbackMoves(frontier: Frontier): EngineAction[] {
     title: "Frame the problem",
     why: "Nothing open to work on.",
     refs: [],
-    calls: [{ tool: "think_add_frame", args: { title: "<fill: the problem>" } }],
+    calls: [suggest("think_add_frame", { title: fill("the problem") }, "Frame the problem")],
   });
   return moves;
 }
@@ -125,7 +138,7 @@ function movesOf(engine: EngineResult, frontier: Frontier, scope: Scope): Engine
   const seen = new Set(engine.actions.map((action) => action.kind));
   const fallback = fallbackMoves(frontier).map((move) => ({
     ...move,
-    calls: move.calls.map((call) => ({ ...call, args: { ...scope.callScope, ...call.args } })),
+    calls: move.calls.map((call) => suggest(call.tool, { ...scope.callScope, ...call.args }, call.purpose)),
   }));
   return [...engine.actions, ...fallback.filter((move) => !seen.has(move.kind))].slice(0, 2);
 }
@@ -137,8 +150,7 @@ const frontierSchema = z.object({
   tests: z.array(cardSchema),
   decisions: z.array(cardSchema),
 });
-const moveStub = (action: EngineAction | undefined) =>
-  action?.calls[0] ? { tool: action.calls[0].tool, args: action.calls[0].args } : { tool: "think_context", args: {} };
+const moveStub = (action: EngineAction | undefined) => action?.calls[0] ?? suggest("think_context", {}, "See the reasoning context");
 
 export const thinkFrontier = defineCommand({
   name: "think.frontier",

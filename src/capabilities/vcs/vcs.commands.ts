@@ -10,6 +10,7 @@ import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, DEFAULT_PAGE_LIMIT, MAX_LIST_LIMIT, MAX_PAGE_LIMIT, MAX_TITLE_CHARS } from "../../shared/limits";
 import { nameSchema } from "../../shared/names";
+import { suggest } from "../../shared/suggestion";
 import { type Branch, branchById, branchExists, sourcesOf } from "../branches/branches.store";
 import { targetBranch, writeNote } from "../docs/docs.rules";
 import { branchArg, contentFields, docSchema } from "../docs/docs.schema";
@@ -53,13 +54,7 @@ function requireCommit(ctx: CommandContext, branch: Branch, seq: number): EntryR
         seq,
         branch: branch.name,
       },
-      [
-        {
-          tool: "log",
-          args: { ref: branch.name },
-          why: "list commits you can point at",
-        },
-      ],
+      [suggest("log", { ref: branch.name }, "list commits you can point at")],
     );
   }
   return row;

@@ -10,6 +10,7 @@ import { defineCommand } from "../../commands/registry";
 import { resolveLimits } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
+import { suggest } from "../../shared/suggestion";
 import { changeCount } from "../../workspace/meta";
 import { WORKSPACE_MIGRATIONS } from "../../workspace/migrations";
 import { checkTableCoverage } from "./export.store";
@@ -68,7 +69,7 @@ function resume(ctx: CommandContext, text: string, schemaVersion: number, change
       "The workspace changed after this export began, so its pages would not form one consistent snapshot.",
       "Start the export again without a cursor and discard the pages already received (npm run backup restarts by itself). Export while writes are paused to finish sooner.",
       { changes_since_start: Math.max(0, changes - cursor.changeCount), line: cursor.line },
-      [{ tool: "workspace_export", args: {}, why: "Start a fresh export from line 0." }],
+      [suggest("workspace_export", {}, "Start a fresh export from line 0.")],
     );
   }
   return cursor;

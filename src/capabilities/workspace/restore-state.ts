@@ -6,6 +6,7 @@
  * After the trailer the key `restored` remembers where the workspace came from.
  */
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import type { Db } from "../../workspace/db";
 import { deleteMeta, getMeta, setMeta } from "../../workspace/meta";
 import type { Clocks } from "./export-format";
@@ -67,7 +68,7 @@ export function refuseWhileRestoring(state: RestoreState | undefined, tool: stri
     `A restore into this workspace is unfinished (next line ${state.next_line}); ${tool} must wait until it completes.`,
     "Finish the restore: send the export's lines from the expected line on with workspace_import {jsonl} (npm run restore resumes by itself), or give it up with workspace_import {abort_restore: true}, which empties the workspace.",
     { next_line: state.next_line, source_workspace: state.source_workspace },
-    [{ tool: "workspace_import", args: { abort_restore: true }, why: "Give up the unfinished restore and empty the workspace." }],
+    [suggest("workspace_import", { abort_restore: true }, "Give up the unfinished restore and empty the workspace.")],
   );
 }
 

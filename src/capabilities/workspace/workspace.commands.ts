@@ -262,6 +262,8 @@ export const workspaceImport = defineCommand({
   description: `Two modes, exactly one per call. ops: apply up to ${MAX_IMPORT_OPS} operations (create a branch, append a note, apply a batch of graph ops — at most ${MAX_IMPORT_GRAPH_OPS} graph ops in all —, create a Record-Sync record) in order, in one transaction: any failure rolls the whole import back. Records are written as create_record writes them (ids R001…, version 1, search index, activity, one project tick each) by the pseudo-session "import", without starting or activating a session; parent_ref names a record op earlier in the same import by its ref. jsonl: restore — the lines of a workspace_export dump, in order over as many calls as needed (one transaction each), into an empty workspace, with the same ids, seqs and ticks; until the trailer arrives every other write is refused (RESTORE_IN_PROGRESS); a page that does not start at the expected line is refused (RESTORE_OUT_OF_ORDER, details.expected_line). abort_restore: true gives up an unfinished restore and empties the workspace. Admin tokens only.`,
   kind: "write",
   requiresRole: "admin",
+  // A restore page is the server's own stored rows: they come back byte for byte, placeholders included.
+  verbatim: ["jsonl"],
   example: { ops: [{ op: "note", content: "Seeded note" }] },
   input: {
     ops: z.array(importOp).min(1).max(MAX_IMPORT_OPS).optional().describe("Bulk ops. Exactly one of ops, jsonl, abort_restore."),

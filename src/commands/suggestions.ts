@@ -1,0 +1,160 @@
+/**
+ * Renders the suggestions of an answer (shared/suggestion.ts) for the connection that asked, so that
+ * every suggested call works when pasted as given:
+ *
+ * - it names a tool the connection lists: on the portal toolset the command's portal (its golden op,
+ *   else `op: "call"` with `cmd`); on a flat toolset its flat tool when listed, else the `call` form of
+ *   a portal the toolset lists (daily lists `system`); else it is unreachable;
+ * - it carries `workspace` for a command that acts in one, unless the URL locks the connection (the
+ *   call's own workspace, so it cannot land in another one or in a default project);
+ * - a command the caller's role may not run is unreachable too.
+ *
+ * An unreachable suggestion is left out of a list; where it stood alone (a capsule's action) it becomes
+ * a `status` call, which every toolset lists and every role may make. Knows no particular command
+ * besides `status`: the rest comes from the catalog and the portal table.
+ */
+import type { AppError } from "../shared/errors";
+import type { Result } from "../shared/result";
+import { fill, type RenderedSuggestion, Suggestion } from "../shared/suggestion";
+import { findCommand } from "./catalog";
+import type { Role } from "./context";
+import { CALL_OP, findPortal, placeOf } from "./portals";
+import type { Command } from "./registry";
+
+/** What the object needs to know of the connection: neutral, no MCP in it. */
+export interface Connection {
+  /** `portal`: calls go through portal envelopes; `flat`: through the commands' flat tools. */
+  form: "portal" | "flat";
+  /**
+   * The tool names the connection's toolset lists, or "all" when it lists every command's flat tool
+   * (the full toolset: a list of 149 names is not worth sending with every call). Unused for `portal`.
+   */
+  tools: readonly string[] | "all";
+  /** The workspace the URL locks the connection to, or null. */
+  lock: string | null;
+}
+
+/** A connection of the default toolset with no lock (the viewer's API, and calls that name none). */
+export const PORTAL_CONNECTION: Connection = { form: "portal", tools: [], lock: null };
+
+export interface RenderContext {
+  connection: Connection;
+  /** The workspace the call acted in, or null when none resolved (then the agent must fill it in). */
+  workspace: string | null;
+  role: Role;
+}
+
+const ROLE_RANK: Record<Role, number> = { read: 0, write: 1, admin: 2 };
+/** Where an unreachable suggestion stood alone: the HUD every toolset lists and every role may read. */
+const FALLBACK_COMMAND = "system.status";
+
+function requiredRole(command: Command): Role {
+  return command.requiresRole ?? (command.kind === "write" ? "write" : "read");
+}
+
+/** The command's arguments plus the workspace it acts in, unless the URL names that workspace already. */
+function placed(command: Command, args: Readonly<Record<string, unknown>>, context: RenderContext): Record<string, unknown> {
+  const { lock } = context.connection;
+  if (command.scope !== "workspace" || "project_id" in args) return { ...args };
+  if ("workspace" in args) {
+    if (args.workspace !== lock) return { ...args };
+    const { workspace: _locked, ...rest } = args;
+    return rest;
+  }
+  if (lock !== null) return { ...args };
+  return { ...args, workspace: context.workspace ?? fill("workspace") };
+}
+
+/** The envelope that runs `command` through `portal` (its golden op there, else `call`), workspace on top. */
+function envelope(portalName: string, command: Command, args: Record<string, unknown>): Record<string, unknown> {
+  const { workspace, ...commandArgs } = args;
+  const place = placeOf(command);
+  const golden = place.portal.name === portalName ? place.op : undefined;
+  const portal = findPortal(portalName);
+  const op = golden === undefined ? { op: CALL_OP, cmd: command.name } : golden === portal?.defaultOp ? {} : { op: golden };
+  return {
+    ...(workspace === undefined ? {} : { workspace }),
+    ...op,
+    ...(Object.keys(commandArgs).length > 0 ? { args: commandArgs } : {}),
+  };
+}
+
+/** One suggestion in the connection's form, or undefined when the connection cannot make that call. */
+export function renderSuggestion(suggestion: Suggestion, context: RenderContext): RenderedSuggestion | undefined {
+  const command = findCommand(suggestion.tool);
+  if (command === undefined) {
+    // A bug in the suggesting code: leave the call out rather than fail the answer (tests catch it).
+    console.error("suggestion names an unknown command", suggestion.tool);
+    return undefined;
+  }
+  if (ROLE_RANK[context.role] < ROLE_RANK[requiredRole(command)]) return undefined;
+  const args = placed(command, suggestion.args, context);
+  const { form, tools } = context.connection;
+  if (form === "portal")
+    return { tool: placeOf(command).portal.name, args: envelope(placeOf(command).portal.name, command, args), purpose: suggestion.purpose };
+  if (tools === "all" || tools.includes(command.tool)) return { tool: command.tool, args, purpose: suggestion.purpose };
+  const door = tools.find((tool) => findPortal(tool) !== undefined);
+  if (door !== undefined) return { tool: door, args: envelope(door, command, args), purpose: suggestion.purpose };
+  return undefined;
+}
+
+function fallback(suggestion: Suggestion, context: RenderContext): RenderedSuggestion {
+  const status = findCommand(FALLBACK_COMMAND) as Command;
+  const purpose = `${suggestion.purpose} — not callable on this connection (its toolset or your role); status shows where you are`;
+  const args = placed(status, {}, context);
+  if (context.connection.form === "portal")
+    return { tool: placeOf(status).portal.name, args: envelope(placeOf(status).portal.name, status, args), purpose };
+  return { tool: status.tool, args, purpose };
+}
+
+/** `value` with every suggestion in it rendered; unchanged parts keep their identity. */
+function walk(value: unknown, context: RenderContext): unknown {
+  if (value instanceof Suggestion) return renderSuggestion(value, context) ?? fallback(value, context);
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out: unknown[] = [];
+    for (const item of value) {
+      if (item instanceof Suggestion) {
+        changed = true;
+        const rendered = renderSuggestion(item, context);
+        if (rendered !== undefined) out.push(rendered);
+        continue;
+      }
+      const next = walk(item, context);
+      if (next !== item) changed = true;
+      out.push(next);
+    }
+    return changed ? out : value;
+  }
+  if (value !== null && typeof value === "object") {
+    let out: Record<string, unknown> | undefined;
+    for (const [key, item] of Object.entries(value)) {
+      const next = walk(item, context);
+      if (next !== item) {
+        out ??= { ...(value as Record<string, unknown>) };
+        out[key] = next;
+      }
+    }
+    return out ?? value;
+  }
+  return value;
+}
+
+/** `value` with every suggestion in it rendered (a walk of the answer: microseconds next to a call). */
+export function renderSuggestions<T>(value: T, context: RenderContext): T {
+  return walk(value, context) as T;
+}
+
+export function renderError(error: AppError, context: RenderContext): AppError {
+  if (error.actions === undefined) return error;
+  const rendered = renderSuggestions(error, context);
+  if (rendered.actions?.length !== 0) return rendered;
+  const { actions: _none, ...rest } = rendered;
+  return rest;
+}
+
+export function renderResult<T>(result: Result<T>, context: RenderContext): Result<T> {
+  return result.ok
+    ? { ok: true, value: renderSuggestions(result.value, context) }
+    : { ok: false, error: renderError(result.error, context) };
+}
