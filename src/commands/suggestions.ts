@@ -93,7 +93,8 @@ export function renderSuggestion(suggestion: Suggestion, context: RenderContext)
   if (form === "portal")
     return { tool: placeOf(command).portal.name, args: envelope(placeOf(command).portal.name, command, args), purpose: suggestion.purpose };
   if (tools === "all" || tools.includes(command.tool)) return { tool: command.tool, args, purpose: suggestion.purpose };
-  const door = tools.find((tool) => findPortal(tool) !== undefined);
+  // A listed portal that is not also a flat tool (`status` and `open` are both): its `call` op runs any command.
+  const door = tools.find((tool) => findPortal(tool) !== undefined && findCommand(tool) === undefined);
   if (door !== undefined) return { tool: door, args: envelope(door, command, args), purpose: suggestion.purpose };
   return undefined;
 }

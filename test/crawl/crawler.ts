@@ -1,0 +1,214 @@
+/**
+ * The suggestion crawler: reads a workspace state as an agent would, on one connection (a toolset, a
+ * URL with or without the workspace lock, a token), from every place the server suggests calls, and
+ * collects each suggested call. Then it checks each one as pasted: the tool is listed on that
+ * connection, its arguments pass the published JSON Schemas once the `<fill: …>` markers are filled,
+ * and calling it succeeds.
+ */
+import { type Schema, Validator } from "@cfworker/json-schema";
+import { argsSchemaOf } from "../../src/capabilities/system/command-facts";
+import { findCommand } from "../../src/commands/catalog";
+import { CALL_OP, findPortal } from "../../src/commands/portals";
+import type { Command } from "../../src/commands/registry";
+import { as, callTool, type RpcOptions, rpc } from "../helpers/mcp";
+import { fillIn, type SuggestedCall } from "../helpers/suggestions";
+
+export type Toolset = "portals" | "core" | "daily" | "full";
+
+export interface Connection {
+  toolset: Toolset;
+  locked: boolean;
+  agent: string;
+  role: "read" | "write";
+  /** A budget for every read the crawler makes (the smallest one). */
+  maxChars?: number;
+}
+
+export function connectionLabel(c: Connection): string {
+  return `${c.toolset}${c.locked ? "@/w" : "@/mcp"} ${c.agent}${c.role === "read" ? " (read)" : ""}${c.maxChars ? ` max_chars=${c.maxChars}` : ""}`;
+}
+
+const tokens = new Map<string, Promise<RpcOptions>>();
+
+export async function optionsOf(c: Connection, workspace: string): Promise<RpcOptions> {
+  const base = c.locked ? `/w/${workspace}/mcp` : "/mcp";
+  const key = `${c.agent} ${c.role}`;
+  let token = tokens.get(key);
+  if (!token) {
+    token = as(c.agent, { role: c.role });
+    tokens.set(key, token);
+  }
+  return { path: `${base}?toolset=${c.toolset}`, ...(await token) };
+}
+
+const listed = new Map<Toolset, Map<string, Record<string, unknown>>>();
+
+/** The tools a toolset lists, with their input schemas (from tools/list, as a client sees them). */
+export async function toolsOf(toolset: Toolset): Promise<Map<string, Record<string, unknown>>> {
+  let tools = listed.get(toolset);
+  if (!tools) {
+    const response = await rpc("tools/list", {}, { path: `/mcp?toolset=${toolset}` });
+    const message = (await response.json()) as { result: { tools: { name: string; inputSchema: Record<string, unknown> }[] } };
+    tools = new Map(message.result.tools.map((tool) => [tool.name, tool.inputSchema]));
+    listed.set(toolset, tools);
+  }
+  return tools;
+}
+
+/**
+ * A place the server answers with suggestions: the same read in the portal form and the flat form.
+ * A probe is a bad call whose error carries actions; its answer does not depend on the state, so the
+ * crawler sends the probes in the first state only.
+ */
+interface Source {
+  label: string;
+  portal: SuggestedCall;
+  flat: SuggestedCall;
+  read: boolean;
+}
+
+function sources(ref: string | undefined): Source[] {
+  const read = (label: string, portal: SuggestedCall, flat: SuggestedCall): Source => ({ label, portal, flat, read: true });
+  const probe = (label: string, portal: SuggestedCall, flat: SuggestedCall): Source => ({ label, portal, flat, read: false });
+  return [
+    read("status", { tool: "status", args: {} }, { tool: "status", args: {} }),
+    ...(ref ? [read("open", { tool: "open", args: { id: ref } }, { tool: "open", args: { id: ref } })] : []),
+    read("snapshot", { tool: "tasks", args: { op: "snapshot" } }, { tool: "tasks_snapshot", args: {} }),
+    read("resume", { tool: "tasks", args: { op: CALL_OP, cmd: "tasks.resume_super" } }, { tool: "tasks_resume_super", args: {} }),
+    read("execute.next", { tool: "tasks", args: { op: "execute.next" } }, { tool: "tasks_execute_next", args: {} }),
+    read("think_next", { tool: "think", args: { op: "next" } }, { tool: "think_next", args: {} }),
+    read("think_frontier", { tool: "think", args: { op: CALL_OP, cmd: "think.frontier" } }, { tool: "think_frontier", args: {} }),
+    read("think_watch", { tool: "think", args: { op: CALL_OP, cmd: "think.watch" } }, { tool: "think_watch", args: {} }),
+    read("context_pack", { tool: "think", args: { op: "pack" } }, { tool: "context_pack", args: {} }),
+    read("help", { tool: "system", args: { op: "help" } }, { tool: "help", args: {} }),
+    read("records overview", { tool: "records", args: { op: "overview" } }, { tool: "get_project_overview", args: {} }),
+    // Bad calls whose errors carry actions.
+    probe(
+      "UNKNOWN_CMD",
+      { tool: "system", args: { op: CALL_OP, cmd: "notes_comit" } },
+      { tool: "schema_get", args: { cmd: "notes_comit" } },
+    ),
+    probe("UNKNOWN_OP", { tool: "tasks", args: { op: "notes_commit" } }, { tool: "schema_get", args: { cmd: "tasks.snapshot" } }),
+    probe("INVALID_INPUT", { tool: "tasks", args: { op: "plan.create", args: {} } }, { tool: "tasks_create", args: {} }),
+    probe(
+      "UNKNOWN_ID (task)",
+      { tool: "tasks", args: { op: CALL_OP, cmd: "tasks.radar", args: { task: "TASK-999" } } },
+      { tool: "tasks_radar", args: { task: "TASK-999" } },
+    ),
+    probe(
+      "UNKNOWN_ID (job)",
+      { tool: "jobs", args: { op: "open", args: { job: "JOB-999" } } },
+      { tool: "jobs_open", args: { job: "JOB-999" } },
+    ),
+    probe(
+      "UNKNOWN_ID (node)",
+      { tool: "graph", args: { op: CALL_OP, cmd: "graph.node.show", args: { id: "NOPE" } } },
+      { tool: "graph_node_show", args: { id: "NOPE" } },
+    ),
+    probe(
+      "RECORD_NOT_FOUND",
+      { tool: "records", args: { op: "activate", args: { id: "R999" } } },
+      { tool: "activate", args: { id: "R999" } },
+    ),
+  ];
+}
+
+/** A suggestion as found: where, and for a golden path the whole path (it is followed in order). */
+export interface Found {
+  source: string;
+  path: string;
+  calls: SuggestedCall[];
+}
+
+function isCall(value: unknown): value is SuggestedCall {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.tool === "string" && record.args !== null && typeof record.args === "object" && !Array.isArray(record.args);
+}
+
+/** Every suggested call in an answer; a golden path is one item (its calls build on each other). */
+export function harvest(source: string, value: unknown, path = ""): Found[] {
+  if (isCall(value)) return [{ source, path, calls: [value] }];
+  if (Array.isArray(value)) {
+    if (path.endsWith("golden_path") && value.every(isCall)) return [{ source, path, calls: value }];
+    return value.flatMap((item, index) => harvest(source, item, `${path}.${index}`));
+  }
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).flatMap(([key, item]) => harvest(source, item, path ? `${path}.${key}` : key));
+  }
+  return [];
+}
+
+/** Reads every source of a state on one connection and returns the suggestions its answers carry. */
+export async function crawl(c: Connection, workspace: string, ref: string | undefined, probes: boolean): Promise<Found[]> {
+  const options = await optionsOf(c, workspace);
+  const found: Found[] = [];
+  for (const source of sources(ref).filter((candidate) => probes || candidate.read)) {
+    const call = c.toolset === "portals" ? source.portal : source.flat;
+    const args: Record<string, unknown> = { ...call.args };
+    if (!c.locked) args.workspace = workspace;
+    if (c.maxChars !== undefined && source.read) {
+      if (c.toolset === "portals") args.args = { ...(args.args as Record<string, unknown> | undefined), max_chars: c.maxChars };
+      else args.max_chars = c.maxChars;
+    }
+    const result = await callTool(call.tool, args, options);
+    found.push(...harvest(source.label, result.structuredContent));
+  }
+  return found;
+}
+
+/** The command a suggested call runs, and its own arguments (portal envelopes unwrapped). */
+export function commandOf(call: SuggestedCall): { command: Command | undefined; args: Record<string, unknown> } {
+  const portal = findPortal(call.tool);
+  const direct = findCommand(call.tool);
+  if (portal && !direct) {
+    const op = (call.args.op as string | undefined) ?? portal.defaultOp;
+    const name = op === CALL_OP ? (call.args.cmd as string) : op === undefined ? undefined : portal.ops[op];
+    return { command: name === undefined ? undefined : findCommand(name), args: (call.args.args as Record<string, unknown>) ?? {} };
+  }
+  if (portal && direct && typeof call.args.op === "string") {
+    // status/open as portals (the portal toolset): an envelope.
+    const name = call.args.op === CALL_OP ? (call.args.cmd as string) : portal.ops[call.args.op];
+    return { command: name === undefined ? undefined : findCommand(name), args: (call.args.args as Record<string, unknown>) ?? {} };
+  }
+  if (portal && direct && call.args.args !== undefined) return { command: direct, args: call.args.args as Record<string, unknown> };
+  const { workspace: _workspace, ...args } = call.args;
+  return { command: direct, args };
+}
+
+function schemaErrors(schema: Record<string, unknown>, value: unknown): string[] {
+  const verdict = new Validator(schema as Schema, "2020-12", false).validate(value);
+  return verdict.errors.map((error) => `${error.instanceLocation}: ${error.error}`);
+}
+
+/** What is wrong with a suggestion before it is called (empty: nothing): unlisted tool, or arguments the schemas refuse. */
+export async function staticProblems(c: Connection, call: SuggestedCall): Promise<string[]> {
+  const tools = await toolsOf(c.toolset);
+  const inputSchema = tools.get(call.tool);
+  if (!inputSchema) return [`${call.tool} is not listed on toolset ${c.toolset}`];
+  const filled = fillIn(call.args);
+  const problems = schemaErrors(inputSchema, filled).map((problem) => `${call.tool} inputSchema: ${problem}`);
+  const { command, args } = commandOf({ tool: call.tool, args: filled });
+  if (!command) return [...problems, `${call.tool} runs no known command`];
+  problems.push(...schemaErrors(argsSchemaOf(command), args).map((problem) => `${command.name} args schema: ${problem}`));
+  if (!c.locked && command.scope === "workspace" && !("project_id" in args)) {
+    const named = call.args.workspace ?? (call.args.args as Record<string, unknown> | undefined)?.workspace;
+    if (typeof named !== "string") problems.push(`${command.name} suggested without its workspace on /mcp`);
+  }
+  return problems;
+}
+
+/** Whether any call of a found suggestion writes (then it runs on a fresh copy of the state). */
+export function writes(found: Found): boolean {
+  return found.calls.some((call) => commandOf(call).command?.kind !== "read");
+}
+
+/** The call with the workspace renamed (a copy of the state), nothing else changed. */
+export function renamed(call: SuggestedCall, from: string, to: string): SuggestedCall {
+  const swap = (args: Record<string, unknown>): Record<string, unknown> => (args.workspace === from ? { ...args, workspace: to } : args);
+  const args = swap(call.args);
+  if (args.args !== null && typeof args.args === "object" && !Array.isArray(args.args)) {
+    return { ...call, args: { ...args, args: swap(args.args as Record<string, unknown>) } };
+  }
+  return { ...call, args };
+}
