@@ -183,7 +183,6 @@ async function runCommand(
         renderContextOf(session, workspaceOfCall(session, args)),
       );
       if (!options.capsule) return ok(applyBudget(value, command.budget, args, "default"));
-      const rendering = renderContextOf(session, workspaceOfCall(session, args));
       return ok(applyBudgetWithCapsule(value, command.budget, args, "default", () => statelessCapsule(session, args)));
     } catch (error) {
       if (error instanceof CommandError) return err(error.error);
