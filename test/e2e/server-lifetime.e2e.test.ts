@@ -75,7 +75,8 @@ function run(file: string, args: string[], env: Record<string, string> = {}) {
   });
 }
 
-describe.concurrent("a server started by the tests ends with the run", () => {
+// One after the other: two wrangler dev starting at the same moment can race for a port.
+describe("a server started by the tests ends with the run", () => {
   it("after a vitest run whose beforeAll failed once the server was up", async () => {
     const report = join(work, "failing-setup.json");
     const vitest = join(ROOT, "node_modules", "vitest", "vitest.mjs");
