@@ -140,11 +140,11 @@ describe("the envelope", () => {
 });
 
 describe("status and the next-action engine", () => {
-  it("without a focus suggests creating a plan; with one, opening it then snapshotting it — and the actions run as given", async () => {
+  it("follows the work: a plan in an empty workspace, then take up the newest, then the focus's next move — and the actions run as given", async () => {
     const workspace = "portals/next";
     const bob = { ...PORTALS, ...(await as("bob-next")) };
     const before = await portal("status", { workspace }, bob);
-    expect(before.capsule.where).toMatchObject({ workspace, branch: "main", focus: null, step_focus: null });
+    expect(before.capsule.where).toMatchObject({ workspace, branch: "main", focus: null, target: null, step_focus: null });
     // On /mcp every suggestion names its workspace, so that it cannot land anywhere else when pasted.
     expect(before.capsule.next.action).toMatchObject({
       tool: "tasks",
@@ -152,27 +152,39 @@ describe("status and the next-action engine", () => {
     });
     expect(before.capsule.next.backup).toMatchObject({ tool: "tasks", args: { workspace, op: "call", cmd: "tasks.context" } });
     const planned = await paste(before.capsule.next.action, bob);
-    const plan = planned.structuredContent as { id: string };
+    const plan = planned.structuredContent as { id: string; capsule: Capsule };
     expect(planned.isError ?? false).toBe(false);
     expect(plan.id).toMatch(/^PLAN-/);
-    const task = await portal("tasks", { workspace, op: "call", cmd: "tasks.macro.start", args: { plan: plan.id, title: "Ship it" } }, bob);
-    const after = await portal("status", { workspace }, bob);
-    expect(after.capsule.where).toMatchObject({ focus: task.task_id });
-    expect(after.capsule.where.step_focus).toMatchObject({ step_id: task.steps[0].id, path: task.steps[0].path });
-    expect(after.capsule.next.action).toEqual({
-      tool: "open",
-      args: { workspace, args: { id: after.capsule.where.focus } },
-      purpose: expect.any(String),
+    // The plan exists now: the next move takes it up (it is not "create a plan" again).
+    expect(plan.capsule.next.action).toMatchObject({
+      tool: "tasks",
+      args: { workspace, op: "call", cmd: "tasks.focus.set", args: { target: plan.id } },
     });
-    expect(after.capsule.next.backup).toMatchObject({ tool: "tasks", args: { workspace, op: "snapshot", args: { view: "smart" } } });
-    const opened = await paste(after.capsule.next.action, bob);
-    expect((opened.structuredContent as { kind: string }).kind).toBe("task");
-    const snapshot = await paste(after.capsule.next.backup, bob);
-    expect((snapshot.structuredContent as { view: string }).view).toBe("smart");
+    const focused = (await paste(plan.capsule.next.action, bob)).structuredContent as { capsule: Capsule };
+    // Focused on a plan without tasks: start its first task.
+    expect(focused.capsule.next.action).toMatchObject({ args: { op: "call", cmd: "tasks.macro.start", args: { plan: plan.id } } });
+    const started = (await paste(focused.capsule.next.action, bob)).structuredContent as {
+      task_id: string;
+      steps: { id: string; path: string }[];
+    };
+    const after = await portal("status", { workspace }, bob);
+    expect(after.capsule.where).toMatchObject({ focus: started.task_id, target: { id: started.task_id } });
+    expect(after.capsule.where.step_focus).toMatchObject({ step_id: started.steps[0]?.id, path: started.steps[0]?.path });
+    // An open step nobody has worked on: the work (a note of progress), then evidence; not a close.
+    expect(after.capsule.next.action).toMatchObject({
+      tool: "tasks",
+      args: { workspace, op: "call", cmd: "tasks.note", args: { task: started.task_id, step_id: started.steps[0]?.id } },
+    });
+    expect(after.capsule.next.backup).toMatchObject({ tool: "tasks", args: { workspace, op: "evidence.capture" } });
+    expect((await paste(after.capsule.next.action, bob)).isError ?? false).toBe(false);
+    expect((await paste(after.capsule.next.backup, bob)).isError ?? false).toBe(false);
     const next = await portal("tasks", { workspace, op: "execute.next" }, bob);
-    expect(next.next).toEqual(after.capsule.next);
-    // Another agent has no focus: the capsule is per agent.
-    expect((await portal("status", { workspace }, await as("carol-next"))).capsule.where.focus).toBeNull();
+    const now = await portal("status", { workspace }, bob);
+    expect(next.next).toEqual(now.capsule.next);
+    // Another agent has no focus: it is told to take up the task bob works on.
+    const carol = await portal("status", { workspace }, await as("carol-next"));
+    expect(carol.capsule.where).toMatchObject({ focus: null, target: { id: started.task_id } });
+    expect(carol.capsule.next.action).toMatchObject({ args: { cmd: "tasks.focus.set", args: { target: started.task_id } } });
   });
 });
 

@@ -56,14 +56,10 @@ export const HELP_SECTIONS: { title: string; text: string }[] = [
 export function goldenPath(): Suggestion[] {
   const branch = fill("branch name");
   return [
-    suggest("system.status", {}, "1) See your checkout and the next action"),
-    suggest(
-      "think.idea.branch.create",
-      { name: branch, goal: fill("what you try") },
-      "2) Start an idea on its own branch with a first note",
-    ),
-    suggest("vcs.notes.commit", { content: fill("what you learned") }, "3) Note progress as you go"),
-    suggest("docs.show", { doc_kind: "notes" }, "4) Read the notes back to resume"),
-    suggest("docs.merge", { from: branch, merge_to_base: true }, "5) Bring the branch's notes back to its base"),
+    suggest("system.status", {}, "1. where you are"),
+    suggest("think.idea.branch.create", { name: branch, goal: fill("what you try") }, "2. an idea on its own branch"),
+    suggest("vcs.notes.commit", { content: fill("what you learned") }, "3. notes as you go"),
+    suggest("docs.show", { doc_kind: "notes" }, "4. read them back"),
+    suggest("docs.merge", { from: branch, merge_to_base: true }, "5. merge the branch back"),
   ];
 }

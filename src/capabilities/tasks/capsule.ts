@@ -18,9 +18,9 @@ import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { type JobRow, oldestQueued } from "../jobs/jobs.store";
 import { type LeaseRow, liveLease } from "./leases.store";
 import { proofMode, proofSummary, requiredCheckpoints } from "./proof";
-import { firstOpenStep } from "./targets";
+import { mostRecentlyActive } from "./task-events.store";
 import { PROOF_CHECKPOINTS, type ReasoningRef } from "./tasks.schema";
-import { type EntityRow, findEntity, focusOf, type StepRow } from "./tasks.store";
+import { type EntityRow, findEntity, focusOf, orderedSteps, type StepRow, tasksOfPlan } from "./tasks.store";
 
 /** Lines of `why`: the focus, its step and one signal; small enough for a 300-character capsule. */
 export const MAX_WHY = 3;
@@ -87,59 +87,96 @@ function laneOf(ctx: CommandContext, allLanes = false): string {
 // ---------------------------------------------------------------------------------------------
 // The portal capsule: where the caller stands
 
-function focusWhy(ctx: CommandContext, entity: EntityRow | undefined, step: StepFocus | null, queued: JobRow | undefined): string[] {
-  if (entity === undefined) {
-    return [
-      "no focus: create a plan, or pick a task and set it as your focus",
-      ...(queued ? [`${queued.id} is queued for any agent: ${short(queued.title)}`] : []),
-    ];
-  }
-  const lines = [`focus ${entity.id} (${entity.kind}, ${entity.status}): ${short(entity.title)}`];
-  if (step?.lease && step.lease.holder !== ctx.principal.agent_id) lines.push(`step ${step.path} is leased by ${step.lease.holder}`);
-  else if (step) lines.push(`step ${step.path} is open: ${step.title}`);
-  else if (entity.kind === "task") lines.push("no open step");
-  return lines.slice(0, MAX_WHY);
+/** A plan's next task: its first ACTIVE one, else its first TODO one (id order). */
+export function nextTaskOf(ctx: CommandContext, plan: EntityRow): EntityRow | undefined {
+  if (plan.kind !== "plan") return undefined;
+  const tasks = tasksOfPlan(ctx.db, plan.id);
+  return tasks.find((task) => task.status === "ACTIVE") ?? tasks.find((task) => task.status === "TODO");
 }
 
-function focusNext(entity: EntityRow | undefined, queued: JobRow | undefined): Capsule["next"] {
-  if (entity === undefined) {
-    return {
-      action: suggest("tasks.create", { title: fill("plan title") }, "Create a plan"),
-      // An agent with nothing to do may take delegated work before picking a task (seed 002's queue hint).
-      backup: queued
-        ? suggest("jobs.claim", { job: queued.id }, `Claim ${queued.id}, queued for any agent`)
-        : suggest("tasks.context", {}, "List plans and tasks to pick a focus"),
-    };
-  }
+/** Where a plan or task stands: its steps, the first open one and who holds it. */
+function standing(ctx: CommandContext, entity: EntityRow): NextInput {
+  const steps = entity.kind === "task" ? orderedSteps(ctx.db, entity.id) : [];
+  const stepFocus = steps.find((step) => step.completed === 0);
   return {
-    action: suggest("open", { id: entity.id }, `Open your focus ${entity.id}`),
-    backup: suggest("tasks.snapshot", { target: entity.id, view: "smart" }, `Snapshot ${entity.id} (smart view)`),
+    ctx,
+    entity,
+    steps,
+    stepFocus,
+    lease: stepFocus ? liveLease(ctx.db, stepFocus.id) : undefined,
+    nextTask: nextTaskOf(ctx, entity),
+  };
+}
+
+function stepWhy(ctx: CommandContext, step: StepFocus | null, entity: EntityRow): string[] {
+  if (step?.lease && step.lease.holder !== ctx.principal.agent_id) return [`step ${step.path} is leased by ${step.lease.holder}`];
+  if (step) return [`step ${step.path} is open: ${step.title}`];
+  return entity.kind === "task" ? ["no open step"] : [];
+}
+
+/** With no focus and nothing open in the workspace: create a plan, or take delegated work (seed 002's queue hint). */
+function emptyNext(queued: JobRow | undefined): Capsule["next"] {
+  return {
+    action: suggest("tasks.create", { title: fill("plan title") }, "Create a plan"),
+    backup: queued
+      ? suggest("jobs.claim", { job: queued.id }, `Claim ${queued.id}, queued for any agent`)
+      : suggest("tasks.context", {}, "List plans and tasks"),
+  };
+}
+
+/** With no focus in a workspace with open work: take up the plan or task worked on most recently. */
+function takeUpNext(active: EntityRow, step: StepFocus | null): Capsule["next"] {
+  const held = step?.lease ? `; its step ${step.path} is leased by ${step.lease.holder}` : "";
+  return {
+    action: suggest("tasks.focus.set", { target: active.id }, `Take up ${active.id}, the ${active.kind} worked on most recently${held}`),
+    backup: suggest("open", { id: active.id }, `Read ${active.id} first`),
   };
 }
 
 /**
- * The capsule of every portal answer and of `tasks.execute.next` (seed 002's NextEngine): with a focus,
- * open it, then snapshot it; with none, create a plan, and as the backup claim the oldest queued job
- * if there is one, else list the tasks to pick one. Read-only.
+ * The capsule of every portal answer and of `tasks.execute.next` (seed 002's NextEngine). With a focus:
+ * its next move, as the resume views give it (plan → task → steps → the work on the open step). With
+ * none: take up the ACTIVE or TODO plan or task worked on most recently (any agent's), saying who holds
+ * its open step; in a workspace with none, create a plan, or claim the oldest queued job. Read-only.
  */
 export function focusCapsule(ctx: CommandContext): Capsule {
   const focus = focusOf(ctx.db, ctx.principal.agent_id);
-  const entity = focus === undefined ? undefined : findEntity(ctx.db, focus);
-  const openStep = entity?.kind === "task" ? firstOpenStep(ctx.db, entity.id) : undefined;
-  const step = stepFocusOf(openStep, openStep ? liveLease(ctx.db, openStep.id) : undefined);
-  const queued = entity === undefined ? oldestQueued(ctx.db, false) : undefined;
+  const focused = focus === undefined ? undefined : findEntity(ctx.db, focus);
+  const activeId = focused === undefined ? mostRecentlyActive(ctx.db) : undefined;
+  const entity = focused ?? (activeId === undefined ? undefined : findEntity(ctx.db, activeId));
+  const stand = entity ? standing(ctx, entity) : undefined;
+  const step = stand ? stepFocusOf(stand.stepFocus, stand.lease) : null;
+  let why: string[];
+  let next: Capsule["next"];
+  if (focused && stand) {
+    why = [`focus ${focused.id} (${focused.kind}, ${focused.status}): ${short(focused.title)}`, ...stepWhy(ctx, step, focused)];
+    next = targetNext(stand);
+  } else if (entity) {
+    why = [
+      `no focus; ${entity.id} (${entity.kind}, ${entity.status}) was worked on most recently: ${short(entity.title)}`,
+      ...stepWhy(ctx, step, entity),
+    ];
+    next = takeUpNext(entity, step);
+  } else {
+    const queued = oldestQueued(ctx.db, false);
+    why = [
+      "no focus, and no open plan or task: create a plan",
+      ...(queued ? [`${queued.id} is queued for any agent: ${short(queued.title)}`] : []),
+    ];
+    next = emptyNext(queued);
+  }
   return {
     where: {
       workspace: ctx.workspace,
       branch: checkoutOf(ctx.db, ctx.principal.agent_id).name,
       docs: { ...DEFAULT_DOCS },
-      focus: entity?.id ?? null,
+      focus: focused?.id ?? null,
       target: entity ? targetOf(entity) : null,
       step_focus: step,
       lane: laneOf(ctx),
     },
-    why: focusWhy(ctx, entity, step, queued),
-    next: focusNext(entity, queued),
+    why: why.slice(0, MAX_WHY),
+    next,
   };
 }
 
@@ -162,6 +199,9 @@ export interface TargetCapsuleInput {
   /** The signal engine's best call over the view's cards: it becomes the backup move. */
   engineAction?: Suggestion | undefined;
 }
+
+/** What the next move of a plan or task is decided from. */
+type NextInput = Pick<TargetCapsuleInput, "ctx" | "entity" | "steps" | "stepFocus" | "lease" | "nextTask">;
 
 /** What to do on the open step: the work first; closing only once there is evidence to close on. */
 function stepNext(ctx: CommandContext, task: string, step: StepRow, lease: LeaseRow | undefined): Capsule["next"] {
@@ -194,7 +234,7 @@ function stepNext(ctx: CommandContext, task: string, step: StepRow, lease: Lease
   };
 }
 
-function targetNext(input: TargetCapsuleInput): Capsule["next"] {
+function targetNext(input: NextInput): Capsule["next"] {
   const { ctx, entity, steps, stepFocus, lease } = input;
   const task = entity.id;
   if (entity.kind === "plan" && entity.status !== "DONE" && entity.status !== "CANCELED") {

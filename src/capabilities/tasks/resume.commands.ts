@@ -29,13 +29,13 @@ import { ANY, allOf, BLOCKERS, newerThan, OPEN, ofType } from "../think/card-fil
 import { type CardPage, cardSchema, visibleCards } from "../think/card-view";
 import { engineSchema } from "../think/engine.schema";
 import { engineOver } from "../think/engine.slice";
-import { actionOnlyCapsule, compactCapsule, type RenderedCapsule, targetCapsule } from "./capsule";
+import { actionOnlyCapsule, compactCapsule, nextTaskOf, type RenderedCapsule, targetCapsule } from "./capsule";
 import { liveLease } from "./leases.store";
 import { baselineOf, setBaseline } from "./snapshots.store";
 import { firstOpenStep, reasoningRef, resolveTarget } from "./targets";
 import { latestEvents } from "./task-events.store";
 import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, targetFields } from "./tasks.schema";
-import { type EntityRow, focusOf, orderedSteps, type StepRow, tasksOfPlan, toEntity, toStep } from "./tasks.store";
+import { type EntityRow, focusOf, orderedSteps, type StepRow, toEntity, toStep } from "./tasks.store";
 import { radarSchema, radarView } from "./views.commands";
 
 export const VIEWS = ["focus_only", "smart", "explore", "audit", "full"] as const;
@@ -313,8 +313,6 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const notes = tail(ref.notes_doc, limits.notes, args.notes_cursor);
   const trace = tail(ref.trace_doc, limits.trace, args.trace_cursor);
   const focus = focusOf(ctx.db, ctx.principal.agent_id) ?? null;
-  const planTasks = entity.kind === "plan" ? tasksOfPlan(ctx.db, entity.id) : [];
-  const plannedNext = planTasks.find((task) => task.status === "ACTIVE") ?? planTasks.find((task) => task.status === "TODO");
   const engine =
     branch === undefined
       ? undefined
@@ -343,7 +341,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
       ...radar.radar.verify,
       ...radar.radar.next,
     ],
-    nextTask: plannedNext,
+    nextTask: nextTaskOf(ctx, entity),
     engineAction: engineAction?.calls[0],
   });
   return {

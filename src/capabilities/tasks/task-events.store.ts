@@ -1,7 +1,8 @@
 /**
  * Reads of task events in the journal (rows with a `type`, written by `ctx.event`): the events after a
- * tick (tasks_delta) and the latest events of one plan or task (the resume timeline), each through its
- * partial index, bounded by the caller's limit.
+ * tick (tasks_delta), the latest events of one plan or task (the resume timeline) and the plan or task
+ * worked on most recently (the capsule of an agent without a focus), each through its partial index,
+ * bounded.
  */
 import type { Db } from "../../workspace/db";
 import type { TaskEvent } from "./tasks.schema";
@@ -49,4 +50,22 @@ export function latestEvents(db: Db, id: string, limit: number): TaskEvent[] {
     id,
   );
   return rows.reverse().map(toEvent);
+}
+
+/** Task events read, newest first, to find the most recently active plan or task; past them, the newest id. */
+const RECENT_EVENTS = 500;
+
+/**
+ * The ACTIVE or TODO plan or task whose last event is the newest (deterministic: ticks are unique), or
+ * when none of the newest RECENT_EVENTS events is of one, the open one with the highest id; undefined
+ * in a workspace with none.
+ */
+export function mostRecentlyActive(db: Db): string | undefined {
+  const recent = db.one<{ task_id: string }>(
+    `SELECT j.task_id FROM (SELECT task_id, tick FROM journal INDEXED BY journal_task_events
+       WHERE type IS NOT NULL ORDER BY tick DESC LIMIT ${RECENT_EVENTS}) AS j
+     JOIN tasks AS t ON t.id = j.task_id WHERE t.status IN ('ACTIVE', 'TODO') ORDER BY j.tick DESC LIMIT 1`,
+  );
+  if (recent) return recent.task_id;
+  return db.one<{ id: string }>("SELECT id FROM tasks WHERE status IN ('ACTIVE', 'TODO') ORDER BY length(id) DESC, id DESC LIMIT 1")?.id;
 }

@@ -1,0 +1,72 @@
+// The HUD (seed 003's capsule) follows the work: per workspace state, the best action of `status` is the
+// kind of move the state calls for, for the state's owner and for a newcomer, and the same state gives
+// byte-identical capsules.
+
+import { describe, expect, it } from "vitest";
+import { NEWCOMER, OWNER, STATES, type State } from "./crawl/states";
+import { as, ok } from "./helpers/mcp";
+
+const PORTALS = { path: "/mcp?toolset=portals" };
+
+function state(name: string): State {
+  const found = STATES.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`no state ${name}`);
+  return found;
+}
+
+/** The command a rendered portal suggestion runs: `cmd`, else the golden op's name as written. */
+function moveOf(action: { tool: string; args: Record<string, any> }): string {
+  return action.args.cmd ?? `${action.tool} ${action.args.op ?? ""}`.trim();
+}
+
+async function bestMove(workspace: string, agent: string) {
+  const answer = await ok("status", { workspace }, { ...PORTALS, ...(await as(agent)) });
+  return { capsule: answer.capsule, move: moveOf(answer.capsule.next.action) };
+}
+
+describe("the best action follows the work", () => {
+  it("in an empty workspace: create a plan", async () => {
+    const workspace = "hud/empty";
+    expect((await bestMove(workspace, OWNER)).move).toBe("tasks plan.create");
+  });
+
+  it("with a plan and no focus: take it up; once focused, start its first task", async () => {
+    const workspace = "hud/plan";
+    await state("plan-only").build(workspace);
+    const { capsule, move } = await bestMove(workspace, OWNER);
+    expect(move).toBe("tasks.focus.set");
+    expect(capsule.next.action.args.args).toEqual({ target: "PLAN-001" });
+    expect(capsule.why[0]).toContain("PLAN-001");
+  });
+
+  it("on a focused task's open step: a progress write for the owner; a newcomer is told to take the task up", async () => {
+    const workspace = "hud/task";
+    await state("task-with-steps").build(workspace);
+    const owner = await bestMove(workspace, OWNER);
+    expect(owner.move).toBe("tasks.note");
+    const newcomer = await bestMove(workspace, NEWCOMER);
+    expect(newcomer.move).toBe("tasks.focus.set");
+    expect(newcomer.capsule.where).toMatchObject({ focus: null, target: { id: "TASK-001" }, step_focus: { path: "s:0" } });
+  });
+
+  it("says who holds the open step of the task it points a newcomer to", async () => {
+    const workspace = "hud/leased";
+    await state("step-leased-by-another").build(workspace);
+    const newcomer = await bestMove(workspace, NEWCOMER);
+    expect(newcomer.move).toBe("tasks.focus.set");
+    expect(newcomer.capsule.next.action.purpose).toContain("leased by crawl-other");
+    expect(newcomer.capsule.why.join(" ")).toContain("leased by crawl-other");
+    // The owner holds the focus, and another agent the step: find out about the lease.
+    expect((await bestMove(workspace, OWNER)).move).toBe("tasks.step.lease.get");
+  });
+
+  it("points past a deleted focus to the open work, deterministically", async () => {
+    const workspace = "hud/deleted";
+    await state("focus-on-deleted-task").build(workspace);
+    const first = await bestMove(workspace, OWNER);
+    expect(first.capsule.where.focus).toBeNull();
+    expect(first.move).toBe("tasks.focus.set");
+    expect(first.capsule.next.action.args.args).toEqual({ target: "PLAN-001" });
+    expect(JSON.stringify((await bestMove(workspace, OWNER)).capsule)).toBe(JSON.stringify(first.capsule));
+  });
+});
