@@ -108,7 +108,7 @@ async function check(state: State, probes: boolean): Promise<Checked[]> {
   const seen = new Set<string>();
   const checked: Checked[] = [];
   for (const connection of CONNECTIONS) {
-    for (const found of await crawl(connection, workspace, state.ref, probes)) {
+    for (const found of await crawl(connection, workspace, state.ref, probes, state.probes)) {
       const key = `${connectionLabel(connection)} ${JSON.stringify(found.calls)}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -137,6 +137,9 @@ describe("suggested calls", () => {
     const failures: string[] = [];
     for (const { state, checked } of results) {
       expect(checked.length, `${state.name} yields suggestions`).toBeGreaterThanOrEqual(MIN_SUGGESTIONS_PER_STATE);
+      // Every bad call of the state reached an error that carries actions.
+      const sources = new Set(checked.map(({ found }) => found.source));
+      for (const probe of state.probes ?? []) expect(sources.has(probe.code), `${state.name}: ${probe.code} yields actions`).toBe(true);
       for (const { connection, found, problems } of checked) {
         const tally = perKind.get(kindOf(connection)) ?? { run: 0, passed: 0 };
         tally.run++;

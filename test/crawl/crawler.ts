@@ -8,7 +8,7 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { argsSchemaOf } from "../../src/capabilities/system/command-facts";
 import { findCommand } from "../../src/commands/catalog";
-import { CALL_OP, findPortal } from "../../src/commands/portals";
+import { CALL_OP, findPortal, placeOf } from "../../src/commands/portals";
 import type { Command } from "../../src/commands/registry";
 import { as, callTool, type RpcOptions, rpc } from "../helpers/mcp";
 import { fillIn, type SuggestedCall } from "../helpers/suggestions";
@@ -140,10 +140,29 @@ export function harvest(source: string, value: unknown, path = ""): Found[] {
 }
 
 /** Reads every source of a state on one connection and returns the suggestions its answers carry. */
-export async function crawl(c: Connection, workspace: string, ref: string | undefined, probes: boolean): Promise<Found[]> {
+/** A flat call as the portal toolset sends it: through the command's portal, `op: "call"`. */
+function viaPortal(call: SuggestedCall): SuggestedCall {
+  const command = findCommand(call.tool) as Command;
+  return { tool: placeOf(command).portal.name, args: { op: CALL_OP, cmd: command.name, args: call.args } };
+}
+
+export interface StateProbe {
+  code: string;
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+export async function crawl(
+  c: Connection,
+  workspace: string,
+  ref: string | undefined,
+  probes: boolean,
+  stateProbes: readonly StateProbe[] = [],
+): Promise<Found[]> {
   const options = await optionsOf(c, workspace);
   const found: Found[] = [];
-  for (const source of sources(ref).filter((candidate) => probes || candidate.read)) {
+  const own = stateProbes.map((probe): Source => ({ label: probe.code, portal: viaPortal(probe), flat: probe, read: false }));
+  for (const source of [...sources(ref).filter((candidate) => probes || candidate.read), ...own]) {
     const call = c.toolset === "portals" ? source.portal : source.flat;
     const args: Record<string, unknown> = { ...call.args };
     if (!c.locked) args.workspace = workspace;

@@ -19,6 +19,8 @@ export interface State {
   name: string;
   /** A ref that `open` reads in this state (the focus, a card, a record…), when there is one. */
   ref?: string;
+  /** Bad calls this state makes natural, as flat calls: their errors carry actions (the crawler sends them through the portal on the portal toolset). */
+  probes?: { code: string; tool: string; args: Record<string, unknown> }[];
   build(workspace: string): Promise<void>;
 }
 
@@ -53,10 +55,19 @@ export const STATES: readonly State[] = [
       await write("tasks_create", { workspace, title: "Ship search" });
     },
   },
-  { name: "task-with-steps", ref: "TASK-001", build: taskWithSteps },
+  {
+    name: "task-with-steps",
+    ref: "TASK-001",
+    probes: [
+      { code: "CHECKPOINTS_NOT_CONFIRMED", tool: "tasks_done", args: { task: "TASK-001", path: "s:0" } },
+      { code: "UNKNOWN_ID (branch)", tool: "checkout", args: { branch: "no-such-branch" } },
+    ],
+    build: taskWithSteps,
+  },
   {
     name: "step-leased-by-another",
     ref: "TASK-001",
+    probes: [{ code: "STEP_LEASE_HELD", tool: "tasks_note", args: { task: "TASK-001", path: "s:0", note: "mine now" } }],
     build: async (workspace) => {
       await taskWithSteps(workspace);
       await write("tasks_step_lease_claim", { workspace, task: "TASK-001", path: "s:0" }, OTHER);
@@ -125,6 +136,10 @@ export const STATES: readonly State[] = [
   {
     name: "record-sync-session",
     ref: "R001",
+    probes: [
+      { code: "NOT_ACTIVATED", tool: "update_record", args: { id: "R002", summary: "Yes, for reads" } },
+      { code: "RECORD_NOT_FOUND", tool: "get_record_ref", args: { id: "R404" } },
+    ],
     build: async (workspace) => {
       await write("create_record", { workspace, type: "question", title: "Cache?", summary: "Do we cache?", body: "Open question." });
       await write("create_record", {
@@ -141,6 +156,7 @@ export const STATES: readonly State[] = [
   {
     name: "queued-job",
     ref: "JOB-001",
+    probes: [{ code: "JOB_NOT_CLAIMED", tool: "jobs_report", args: { job: "JOB-001", message: "halfway" } }],
     build: async (workspace) => {
       await write("jobs_create", { workspace, title: "Review the parser", prompt: "List the edge cases" }, OTHER);
     },
