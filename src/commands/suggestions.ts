@@ -79,6 +79,19 @@ function envelope(portalName: string, command: Command, args: Record<string, unk
   };
 }
 
+/** The call of `command` in the connection's form, or undefined when its toolset offers no way to make it. */
+function inForm(command: Command, args: Record<string, unknown>, purpose: string, context: RenderContext): RenderedSuggestion | undefined {
+  const { form, tools } = context.connection;
+  if (form === "portal") {
+    const portal = placeOf(command).portal.name;
+    return { tool: portal, args: envelope(portal, command, args), purpose };
+  }
+  if (tools === "all" || tools.includes(command.tool)) return { tool: command.tool, args, purpose };
+  // A listed portal that is not also a flat tool (`status` and `open` are both): its `call` op runs any command.
+  const door = tools.find((tool) => findPortal(tool) !== undefined && findCommand(tool) === undefined);
+  return door === undefined ? undefined : { tool: door, args: envelope(door, command, args), purpose };
+}
+
 /** One suggestion in the connection's form, or undefined when the connection cannot make that call. */
 export function renderSuggestion(suggestion: Suggestion, context: RenderContext): RenderedSuggestion | undefined {
   const command = findCommand(suggestion.tool);
@@ -88,24 +101,14 @@ export function renderSuggestion(suggestion: Suggestion, context: RenderContext)
     return undefined;
   }
   if (ROLE_RANK[context.role] < ROLE_RANK[requiredRole(command)]) return undefined;
-  const args = placed(command, suggestion.args, context);
-  const { form, tools } = context.connection;
-  if (form === "portal")
-    return { tool: placeOf(command).portal.name, args: envelope(placeOf(command).portal.name, command, args), purpose: suggestion.purpose };
-  if (tools === "all" || tools.includes(command.tool)) return { tool: command.tool, args, purpose: suggestion.purpose };
-  // A listed portal that is not also a flat tool (`status` and `open` are both): its `call` op runs any command.
-  const door = tools.find((tool) => findPortal(tool) !== undefined && findCommand(tool) === undefined);
-  if (door !== undefined) return { tool: door, args: envelope(door, command, args), purpose: suggestion.purpose };
-  return undefined;
+  return inForm(command, placed(command, suggestion.args, context), suggestion.purpose, context);
 }
 
+/** What stands where an unreachable suggestion stood alone: `status`, which every toolset lists and every role may call. */
 function fallback(suggestion: Suggestion, context: RenderContext): RenderedSuggestion {
   const status = findCommand(FALLBACK_COMMAND) as Command;
   const purpose = `${suggestion.purpose} — not callable on this connection (its toolset or your role); status shows where you are`;
-  const args = placed(status, {}, context);
-  if (context.connection.form === "portal")
-    return { tool: placeOf(status).portal.name, args: envelope(placeOf(status).portal.name, status, args), purpose };
-  return { tool: status.tool, args, purpose };
+  return inForm(status, placed(status, {}, context), purpose, context) as RenderedSuggestion;
 }
 
 /** `value` with every suggestion in it rendered; unchanged parts keep their identity. */
