@@ -16,6 +16,7 @@ import {
   crawl,
   type Found,
   optionsOf,
+  probeLabels,
   renamed,
   staticProblems,
   type Toolset,
@@ -139,7 +140,8 @@ describe("suggested calls", () => {
       expect(checked.length, `${state.name} yields suggestions`).toBeGreaterThanOrEqual(MIN_SUGGESTIONS_PER_STATE);
       // Every bad call of the state reached an error that carries actions.
       const sources = new Set(checked.map(({ found }) => found.source));
-      for (const probe of state.probes ?? []) expect(sources.has(probe.code), `${state.name}: ${probe.code} yields actions`).toBe(true);
+      const probes = [...(state === STATES[0] ? probeLabels() : []), ...(state.probes ?? []).map((probe) => probe.code)];
+      for (const probe of probes) expect(sources.has(probe), `${state.name}: ${probe} yields actions`).toBe(true);
       for (const { connection, found, problems } of checked) {
         const tally = perKind.get(kindOf(connection)) ?? { run: 0, passed: 0 };
         tally.run++;

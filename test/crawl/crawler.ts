@@ -67,6 +67,13 @@ interface Source {
   read: boolean;
 }
 
+/** The labels of the bad calls every crawl of the first state sends (each must yield actions somewhere). */
+export function probeLabels(): string[] {
+  return sources(undefined)
+    .filter((source) => !source.read)
+    .map((source) => source.label);
+}
+
 function sources(ref: string | undefined): Source[] {
   const read = (label: string, portal: SuggestedCall, flat: SuggestedCall): Source => ({ label, portal, flat, read: true });
   const probe = (label: string, portal: SuggestedCall, flat: SuggestedCall): Source => ({ label, portal, flat, read: false });

@@ -5,6 +5,7 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
+import { suggest } from "../../shared/suggestion";
 import { advance } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
 import { normalizeTags } from "../graph/graph.schema";
@@ -89,7 +90,13 @@ export function findEntity(db: Db, id: string): EntityRow | undefined {
 export function requireEntity(db: Db, id: string): EntityRow {
   const row = findEntity(db, id);
   if (!row) {
-    fail("UNKNOWN_ID", `No plan or task ${id} in this workspace.`, "Call `tasks_context` to list plans and tasks.", { id });
+    fail(
+      "UNKNOWN_ID",
+      `No plan or task ${id} in this workspace.`,
+      "List the plans and tasks (tasks.context) and use one of their ids.",
+      { id },
+      [suggest("tasks.context", {}, "List the plans and tasks of this workspace")],
+    );
   }
   return row;
 }
