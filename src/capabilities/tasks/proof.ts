@@ -13,7 +13,7 @@
  */
 import { fail } from "../../shared/errors";
 import type { Warning } from "../../shared/result";
-import { fill, suggest } from "../../shared/suggestion";
+import { fill, holdsPlaceholder, suggest } from "../../shared/suggestion";
 import type { Db } from "../../workspace/db";
 import { CHECKPOINTS, type Checkpoint, PROOF_CHECKPOINTS, type ProofCheckpoint } from "./tasks.schema";
 import { proofCounts, type StepRow } from "./tasks.store";
@@ -21,12 +21,12 @@ import { proofCounts, type StepRow } from "./tasks.store";
 export type Receipt = "CMD" | "LINK";
 
 const URL_LINE = /^https?:\/\/\S+$/i;
-const PLACEHOLDER = /<fill:/i;
 
-/** A `<fill: …>` placeholder left from a template: it never counts as proof. */
-export function isPlaceholder(text: string): boolean {
-  return PLACEHOLDER.test(text);
-}
+/**
+ * A `<fill: …>` placeholder: it never counts as proof. (Writes refuse one before they run, so stored
+ * rows hold none; the check stays for rows stored before that rule.)
+ */
+export const isPlaceholder = holdsPlaceholder;
 
 /** The receipt a check line carries, or null (a plain note, or a placeholder). */
 export function receiptOf(line: string): Receipt | null {
