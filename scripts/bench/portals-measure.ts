@@ -148,7 +148,7 @@ function fail(label: string, what: string, value: unknown): never {
 
 /**
  * The portal capsule in its full form for the seeded focus: where the workspace, the focused task and
- * its first open step, next the best action (open the focus) and a backup.
+ * its first open step, next the best action (the work on that step, aimed at the task) and a backup.
  */
 function checkPortalCapsule(label: string, value: Json, world: PortalsWorld): void {
   const capsule = asObject(value.capsule);
@@ -159,8 +159,7 @@ function checkPortalCapsule(label: string, value: Json, world: PortalsWorld): vo
   if (where.focus !== world.task) fail(label, `capsule.where.focus is not ${world.task}`, value);
   if (asObject(where.step_focus)?.step_id !== world.step.id) fail(label, `capsule.where.step_focus is not ${world.step.id}`, value);
   if (action === undefined || typeof action.tool !== "string") fail(label, "capsule.next.action is missing", value);
-  if (action.tool !== "open" || asObject(action.args)?.id !== world.task)
-    fail(label, `capsule.next.action is not open ${world.task}`, value);
+  if (asObject(asObject(action.args)?.args)?.task !== world.task) fail(label, `capsule.next.action is not aimed at ${world.task}`, value);
   if (asObject(next?.backup) === undefined) fail(label, "capsule.next.backup is missing", value);
 }
 
@@ -171,12 +170,11 @@ function checkNoCapsule(label: string, value: Json): void {
 /** The task's own capsule (resume views keep theirs, flat or portal): the seeded task, its step, a next action. */
 function checkTaskCapsule(label: string, value: Json, world: PortalsWorld): void {
   const capsule = asObject(value.capsule);
-  if (capsule?.type !== "handoff_capsule") fail(label, "no task capsule (handoff_capsule)", value);
-  if (capsule.workspace !== world.workspace) fail(label, `capsule.workspace is not ${world.workspace}`, value);
-  if (asObject(capsule.target)?.id !== world.task) fail(label, `capsule.target is not ${world.task}`, value);
-  const where = asObject(capsule.where);
-  if (asObject(where?.step_focus)?.step_id !== world.step.id) fail(label, `capsule.where.step_focus is not ${world.step.id}`, value);
-  if (typeof asObject(asObject(capsule.next)?.action)?.tool !== "string") fail(label, "capsule.next.action is missing", value);
+  const where = asObject(capsule?.where);
+  if (where?.workspace !== world.workspace) fail(label, `capsule.where.workspace is not ${world.workspace}`, value);
+  if (asObject(where.target)?.id !== world.task) fail(label, `capsule.where.target is not ${world.task}`, value);
+  if (asObject(where.step_focus)?.step_id !== world.step.id) fail(label, `capsule.where.step_focus is not ${world.step.id}`, value);
+  if (typeof asObject(asObject(capsule?.next)?.action)?.tool !== "string") fail(label, "capsule.next.action is missing", value);
 }
 
 function checkUntrimmed(label: string, value: Json): void {
