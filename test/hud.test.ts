@@ -60,6 +60,23 @@ describe("the best action follows the work", () => {
     expect((await bestMove(workspace, OWNER)).move).toBe("tasks.step.lease.get");
   });
 
+  it("on an open graph conflict: show it first, then the move it held back; resolving it lets the work come back", async () => {
+    const workspace = "hud/conflict";
+    await state("graph-conflict").build(workspace);
+    const owner = await ok("status", { workspace }, { ...PORTALS, ...(await as(OWNER)) });
+    expect(moveOf(owner.capsule.next.action)).toBe("graph.conflict.show");
+    expect(owner.capsule.why[0]).toMatch(/^open graph conflict on H \(CONFLICT-[0-9a-f]+\) in main/);
+    expect(moveOf(owner.capsule.next.backup)).toBe("tasks plan.create");
+    const shown = await ok(owner.capsule.next.action.tool, owner.capsule.next.action.args, { ...PORTALS, ...(await as(OWNER)) });
+    const conflictId = shown.conflict.conflict_id as string;
+    await ok(
+      "graph_conflict_resolve",
+      { workspace, conflict_id: conflictId, resolution: "use_into" },
+      { path: "/mcp?toolset=full", ...(await as(OWNER)) },
+    );
+    expect((await bestMove(workspace, OWNER)).move).toBe("tasks plan.create");
+  });
+
   it("points past a deleted focus to the open work, deterministically", async () => {
     const workspace = "hud/deleted";
     await state("focus-on-deleted-task").build(workspace);

@@ -95,3 +95,12 @@ export function conflictPage(
   );
   return { rows: rows.slice(0, limit), has_more: rows.length > limit };
 }
+
+/** The oldest open conflict merged into a branch's graph doc, or undefined: what the capsule points at first. */
+export function firstOpenConflict(db: Db, intoId: string, doc: string): { conflict_id: string; key: string } | undefined {
+  return db.one<{ conflict_id: string; key: string }>(
+    "SELECT conflict_id, key FROM graph_conflicts WHERE into_branch_id = ? AND doc = ? AND status = 'open' ORDER BY ordinal LIMIT 1",
+    intoId,
+    doc,
+  );
+}

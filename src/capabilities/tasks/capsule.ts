@@ -15,6 +15,7 @@ import type { CommandContext } from "../../commands/context";
 import { fill, type RenderedSuggestion, type Suggestion, suggest } from "../../shared/suggestion";
 import { checkoutOf } from "../branches/branches.store";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
+import { firstOpenConflict } from "../graph/conflicts.store";
 import { type JobRow, oldestQueued } from "../jobs/jobs.store";
 import { type LeaseRow, liveLease } from "./leases.store";
 import { proofMode, proofSummary, requiredCheckpoints } from "./proof";
@@ -165,10 +166,24 @@ export function focusCapsule(ctx: CommandContext): Capsule {
     ];
     next = emptyNext(queued);
   }
+  // An open graph conflict in the checkout's graph waits before anything else: it leaves merged work undecided.
+  const checkout = checkoutOf(ctx.db, ctx.principal.agent_id);
+  const conflict = firstOpenConflict(ctx.db, checkout.id, DEFAULT_DOCS.graph);
+  if (conflict) {
+    why = [`open graph conflict on ${conflict.key} (${conflict.conflict_id}) in ${checkout.name}: see it, then resolve it`, ...why];
+    next = {
+      action: suggest(
+        "graph.conflict.show",
+        { conflict_id: conflict.conflict_id },
+        `See the conflict on ${conflict.key}: base, theirs and ours`,
+      ),
+      backup: next.action,
+    };
+  }
   return {
     where: {
       workspace: ctx.workspace,
-      branch: checkoutOf(ctx.db, ctx.principal.agent_id).name,
+      branch: checkout.name,
       docs: { ...DEFAULT_DOCS },
       focus: focused?.id ?? null,
       target: entity ? targetOf(entity) : null,
