@@ -135,10 +135,12 @@ function takeUpNext(active: EntityRow, step: StepFocus | null): Capsule["next"] 
 }
 
 /**
- * The capsule of every portal answer and of `tasks.execute.next` (seed 002's NextEngine). With a focus:
- * its next move, as the resume views give it (plan → task → steps → the work on the open step). With
- * none: take up the ACTIVE or TODO plan or task worked on most recently (any agent's), saying who holds
- * its open step; in a workspace with none, create a plan, or claim the oldest queued job. Read-only.
+ * The capsule of every portal answer and of `tasks.execute.next` (seed 002's NextEngine). First, an
+ * open graph conflict in the checkout's graph: show it (the move below becomes the backup). Then, with
+ * a focus: its next move, as the resume views give it (plan → task → steps → the work on the open
+ * step). With none: take up the ACTIVE or TODO plan or task worked on most recently (any agent's),
+ * saying who holds its open step; in a workspace with none, create a plan, or claim the oldest queued
+ * job. Read-only.
  */
 export function focusCapsule(ctx: CommandContext): Capsule {
   const focus = focusOf(ctx.db, ctx.principal.agent_id);
