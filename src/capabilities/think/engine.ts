@@ -8,7 +8,7 @@
  * tests and staleness (BM5/BM8), contradictions (BM1), confidence propagation (BM3), assumptions (BM6),
  * reasoning patterns (BM9), counter-arguments (BM7/BM10), and being stuck (BM10).
  */
-import { type Suggestion, suggest } from "../../shared/suggestion";
+import { fill, type Suggestion, suggest } from "../../shared/suggestion";
 
 export interface EngineCard {
   id: string;
@@ -129,8 +129,15 @@ function metaNumber(card: EngineCard, key: string): number | undefined {
   return Number.isFinite(number) && number > 0 ? number : undefined;
 }
 
+const CMD_LINE = /^\s*CMD:\s*(\S.*?)\s*$/im;
+
+/** The command a test card records: meta `run.cmd` or `cmd`, else its text's first `CMD:` line. */
+function commandOf(card: EngineCard): string | undefined {
+  return metaString(card, ["run", "cmd"], ["cmd"]) ?? CMD_LINE.exec(textOf(card))?.[1];
+}
+
 function hasCommand(card: EngineCard): boolean {
-  return metaString(card, ["run", "cmd"], ["cmd"]) !== undefined || /^\s*CMD:\s*\S/im.test(textOf(card));
+  return commandOf(card) !== undefined;
 }
 
 function hasLink(card: EngineCard): boolean {
@@ -262,7 +269,7 @@ function analyze(cards: EngineCard[], edges: EngineEdge[], trace: EngineTraceEnt
     const staleMs = metaNumber(test, "stale_after_ms") ?? (days === undefined ? DEFAULT_STALE_MS : days * DAY_MS);
     const latest = Math.max(0, ...evidence.map((c) => c.last_ts_ms));
     // Running is the caller's job (the engine never executes anything): record the result as evidence.
-    const command = metaString(test, ["run", "cmd"], ["cmd"]) ?? "<fill: the test's command>";
+    const command = commandOf(test) ?? fill("the test's command");
     const run = {
       tool: "think_add_evidence",
       args: { title: `Result of ${label(test)}`, text: `CMD: ${command}\nLINK: <fill: result url>`, supports: [test.id] },
