@@ -12,8 +12,9 @@ import { utf8Bytes } from "../../shared/json";
 import { keyedPageRepair, keyedPaginationSchema } from "../../shared/keyed-page";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_META_BYTES } from "../../shared/limits";
 import { paginationSchema } from "../docs/paging";
+import { findStep } from "../tasks/steps.store";
 import { STEP_ID, taskIdSchema } from "../tasks/tasks.schema";
-import { findEntity, findStep } from "../tasks/tasks.store";
+import { findEntity } from "../tasks/tasks.store";
 import { createJob, quote } from "./job-changes";
 import { openJobRef, parseJobRef } from "./job-refs";
 import {

@@ -15,8 +15,9 @@ import { edgesTouching, isLive, lookupVersion, toEdge, type VersionRow } from ".
 import { laneOf, mayWriteLane } from "../graph/lanes";
 import { liveLease } from "../tasks/leases.store";
 import { resumeView } from "../tasks/resume.commands";
+import { findStep, toStep } from "../tasks/steps.store";
 import { reasoningRef } from "../tasks/targets";
-import { findStep, focusOf, requireEntity, toStep } from "../tasks/tasks.store";
+import { focusOf, requireEntity } from "../tasks/tasks.store";
 import { toCard } from "../think/card-view";
 import { entryAtSeq, taskOfStep } from "./open.store";
 

@@ -33,16 +33,8 @@ import {
   sessionStatusSchema,
   staleAfterField,
 } from "./records.schema";
-import {
-  type BundleRows,
-  bundleRowsOf,
-  type ChangeRow,
-  changesAfter,
-  type RecordRow,
-  requireRecord,
-  toRecord,
-  toRef,
-} from "./records.store";
+import { type BundleRows, bundleRowsOf, type RecordRow, requireRecord, toRecord, toRef } from "./records.store";
+import { type ChangeRow, changesAfter } from "./records-versions.store";
 import { namedSession, noOpenSession, projectTick, selectSession, sessionStatus, startSession } from "./session-select";
 import {
   activeRecordIds,

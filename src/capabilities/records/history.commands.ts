@@ -28,17 +28,8 @@ import {
   sessionIdField,
   stateSchema,
 } from "./records.schema";
-import {
-  findVersion,
-  type RecordRow,
-  requireRecord,
-  toRecord,
-  type VersionRow,
-  versionAsOf,
-  versionBody,
-  versionRecord,
-  versionsOf,
-} from "./records.store";
+import { type RecordRow, requireRecord, toRecord, versionRecord } from "./records.store";
+import { findVersion, type VersionRow, versionAsOf, versionBody, versionsOf } from "./records-versions.store";
 import { noOpenSession, projectTick, selectSession, sessionStatus } from "./session-select";
 import { countActive, openSessions, type SessionRow, sessionsWith } from "./sessions.store";
 import { parseVersionSpec } from "./version-spec";

@@ -11,7 +11,8 @@ import { suggest } from "../../shared/suggestion";
 import { advance } from "../../workspace/clocks";
 import { insertActivity, type NewActivity } from "./activity.store";
 import { MAX_ACTIVE_RECORDS } from "./records.schema";
-import { type ChangeType, insertVersion, type RecordRow } from "./records.store";
+import type { RecordRow } from "./records.store";
+import { type ChangeType, insertVersion } from "./records-versions.store";
 import {
   type ActivationRow,
   countActive,

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { advanceProjectTick, logActivity, quote } from "./record-writes";
 import { iso, MAX_ACTIVE_RECORDS, MAX_SAVED_RECORDS, projectIdField, reasonSchema, sessionIdField } from "./records.schema";
-import { recordsChangedBy } from "./records.store";
+import { recordsChangedBy } from "./records-versions.store";
 import { noOpenSession, projectTick, selectSession } from "./session-select";
 import { activeRecordIds, deactivateAll, markClosed, markSaved, type SessionRow, touchSession } from "./sessions.store";
 

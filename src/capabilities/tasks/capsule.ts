@@ -19,9 +19,10 @@ import { firstOpenConflict } from "../graph/conflicts.store";
 import { type JobRow, oldestQueued } from "../jobs/jobs.store";
 import { type LeaseRow, liveLease } from "./leases.store";
 import { proofMode, proofSummary, requiredCheckpoints } from "./proof";
+import { orderedSteps, type StepRow } from "./steps.store";
 import { mostRecentlyActive } from "./task-events.store";
 import { PROOF_CHECKPOINTS, type ReasoningRef } from "./tasks.schema";
-import { type EntityRow, findEntity, focusOf, orderedSteps, type StepRow, tasksOfPlan } from "./tasks.store";
+import { type EntityRow, findEntity, focusOf, tasksOfPlan } from "./tasks.store";
 
 /** Lines of `why`: the focus, its step and one signal; small enough for a 300-character capsule. */
 export const MAX_WHY = 3;

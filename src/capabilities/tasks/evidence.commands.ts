@@ -10,9 +10,10 @@ import { utf8Bytes } from "../../shared/json";
 import { emitEvent } from "./ingest";
 import { requireLeaseFree } from "./leases.store";
 import { isPlaceholder, proofSummary, type Receipt, receiptOf, weakProofWarnings } from "./proof";
+import { findStep } from "./steps.store";
 import { resolveStep, resolveTask } from "./targets";
 import { CHECKPOINTS, type Checkpoint, eventSchema, MAX_STEP_ITEM_CHARS, stepSelectorFields, targetFields } from "./tasks.schema";
-import { findStep, insertProofs, updateEntity } from "./tasks.store";
+import { insertProofs, updateEntity } from "./tasks.store";
 
 /** Items (check lines + artifacts) in one call, and the size of one artifact (the original's limits). */
 export const MAX_EVIDENCE_ITEMS = 20;

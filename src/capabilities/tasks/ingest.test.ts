@@ -7,7 +7,8 @@ import { storeContext } from "../../../test/helpers/store-context";
 import { Db } from "../../workspace/db";
 import { ensureMain } from "../branches/branches.store";
 import { ingestEvent, projectEntity } from "./ingest";
-import { insertEntity, insertSteps } from "./tasks.store";
+import { insertSteps } from "./steps.store";
+import { insertEntity } from "./tasks.store";
 
 describe("task event ingestion", () => {
   it("ingests an event into the trace once, and projects an unchanged state once", async () => {

@@ -15,9 +15,10 @@ import { appendEntry, hasEventEntry } from "../docs/docs.store";
 import { edgeKey } from "../graph/graph.schema";
 import { edgesTouching, fieldsOf, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
 import { sameState } from "../graph/merge";
+import type { StepRow } from "./steps.store";
 import { canonicalBranch, reasoningRef } from "./targets";
 import type { TaskEvent } from "./tasks.schema";
-import type { EntityRow, StepRow } from "./tasks.store";
+import type { EntityRow } from "./tasks.store";
 
 export interface NewTaskEvent {
   type: string;

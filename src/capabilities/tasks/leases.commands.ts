@@ -21,9 +21,10 @@ import {
   nowTick,
   writeLease,
 } from "./leases.store";
+import type { StepRow } from "./steps.store";
 import { resolveStep, resolveTask } from "./targets";
 import { eventSchema, stepSelectorFields, targetFields } from "./tasks.schema";
-import { type EntityRow, type StepRow, updateEntity } from "./tasks.store";
+import { type EntityRow, updateEntity } from "./tasks.store";
 
 const leaseSchema = z.object({
   step_id: z.string(),

@@ -8,7 +8,7 @@ import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
 import { read } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
-import type { StepRow } from "./tasks.store";
+import type { StepRow } from "./steps.store";
 
 /**
  * Default lease length in ticks (journaled operations of the workspace). A workspace under a heavy

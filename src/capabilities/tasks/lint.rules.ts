@@ -8,9 +8,10 @@ import type { CommandContext } from "../../commands/context";
 import { type Suggestion, suggest } from "../../shared/suggestion";
 import { findBranch } from "../branches/branches.store";
 import { proofMode, proofSummary } from "./proof";
+import { orderedSteps, type StepRow } from "./steps.store";
 import { reasoningRef } from "./targets";
 import { PROOF_CHECKPOINTS } from "./tasks.schema";
-import { type EntityRow, orderedSteps, type StepRow, tasksOfPlan } from "./tasks.store";
+import { type EntityRow, tasksOfPlan } from "./tasks.store";
 
 /** ACTIVE tasks a plan should carry at once (the original's horizon limit). */
 export const ACTIVE_LIMIT = 3;

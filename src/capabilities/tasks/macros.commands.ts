@@ -11,6 +11,7 @@ import { fail } from "../../shared/errors";
 import { writeNote } from "../docs/docs.rules";
 import { requireLeaseFree } from "./leases.store";
 import { closeCheckpointsSchema, closeStep } from "./steps.commands";
+import { orderedSteps, toStep } from "./steps.store";
 import { overrideSchema } from "./strict";
 import { canonicalBranch, firstOpenStep, reasoningRef, resolveTask } from "./targets";
 import { createEntity, finishEntity } from "./tasks.commands";
@@ -26,17 +27,7 @@ import {
   targetFields,
   titleSchema,
 } from "./tasks.schema";
-import {
-  type EntityRow,
-  findEntity,
-  findPlanByTitle,
-  focusOf,
-  orderedSteps,
-  requireEntity,
-  setFocus,
-  toEntity,
-  toStep,
-} from "./tasks.store";
+import { type EntityRow, findEntity, findPlanByTitle, focusOf, requireEntity, setFocus, toEntity } from "./tasks.store";
 import { checklistContract, findTemplate, type PlanTemplate, type TaskTemplate, TEMPLATES } from "./templates";
 
 /** The plan macro_start files a task under when nothing else says which. */

@@ -15,8 +15,9 @@ import { fail } from "../../shared/errors";
 import type { Warning } from "../../shared/result";
 import { fill, holdsPlaceholder, suggest } from "../../shared/suggestion";
 import type { Db } from "../../workspace/db";
+import type { StepRow } from "./steps.store";
 import { CHECKPOINTS, type Checkpoint, PROOF_CHECKPOINTS, type ProofCheckpoint } from "./tasks.schema";
-import { proofCounts, type StepRow } from "./tasks.store";
+import { proofCounts } from "./tasks.store";
 
 export type Receipt = "CMD" | "LINK";
 

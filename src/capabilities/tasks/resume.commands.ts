@@ -1,7 +1,7 @@
 /**
  * Resume views (seed 003): `tasks_resume_super` answers "where am I, why, what next" for a plan or task
- * in one bounded call, and `tasks_snapshot` is its smart view with an optional delta since the caller's
- * previous snapshot. Views choose what memory comes along:
+ * in one bounded call (`tasks_snapshot`, snapshot.commands.ts, is its smart view with a delta). Views
+ * choose what memory comes along:
  *
  * - `focus_only`: the step focus and minimal context; cards tagged with the step only;
  * - `smart` (default with a budget): step-scoped and pinned cards first, then open cards (cold archive:
@@ -17,7 +17,6 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
-import { read } from "../../workspace/clocks";
 import { type Branch, findBranch, sourcesOf } from "../branches/branches.store";
 import { readTail } from "../docs/docs.commands";
 import { ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
@@ -25,17 +24,17 @@ import { paginationSchema } from "../docs/paging";
 import { GRAPH_KEEP } from "../graph/graph.schema";
 import type { Where } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
-import { ANY, allOf, BLOCKERS, newerThan, OPEN, ofType } from "../think/card-filters.store";
+import { ANY, allOf, BLOCKERS, OPEN, ofType } from "../think/card-filters.store";
 import { type CardPage, cardSchema, visibleCards } from "../think/card-view";
 import { engineSchema } from "../think/engine.schema";
 import { engineOver } from "../think/engine.slice";
 import { actionOnlyCapsule, compactCapsule, nextTaskOf, type RenderedCapsule, targetCapsule } from "./capsule";
 import { liveLease } from "./leases.store";
-import { baselineOf, setBaseline } from "./snapshots.store";
+import { orderedSteps, type StepRow, toStep } from "./steps.store";
 import { firstOpenStep, reasoningRef, resolveTarget } from "./targets";
 import { latestEvents } from "./task-events.store";
 import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, targetFields } from "./tasks.schema";
-import { type EntityRow, focusOf, orderedSteps, type StepRow, toEntity, toStep } from "./tasks.store";
+import { type EntityRow, focusOf, toEntity } from "./tasks.store";
 import { radarSchema, radarView } from "./views.commands";
 
 export const VIEWS = ["focus_only", "smart", "explore", "audit", "full"] as const;
@@ -215,7 +214,7 @@ function cardPage(
   return visibleCards(ctx, doc, sourcesOf(ctx.db, branch), extra, { limit, allLanes, before });
 }
 
-function cards(ctx: CommandContext, branch: Branch, doc: string, extra: Where, limit: number, allLanes: boolean) {
+export function cards(ctx: CommandContext, branch: Branch, doc: string, extra: Where, limit: number, allLanes: boolean) {
   return cardPage(ctx, branch, doc, extra, limit, allLanes).cards;
 }
 
@@ -393,125 +392,4 @@ export const tasksResumeSuper = defineCommand({
   output: resumeOutput,
   budget: RESUME_BUDGET,
   handler: (ctx, args) => resumeView(ctx, args, "tasks_resume_super"),
-});
-
-// ---------------------------------------------------------------------------------------------
-// Snapshot with delta
-
-/** Items per delta section. */
-const DELTA_LIMIT = 10;
-
-const deltaSection = z.object({ count: z.number(), items: z.array(z.record(z.string(), z.unknown())), truncated: z.boolean() });
-
-/**
- * A snapshot's delta survives even the capsule-only forms (its baseline has already moved on): in full
- * with the capsule, then as counts with the compact capsule.
- */
-const SNAPSHOT_BUDGET = {
-  ...RESUME_BUDGET,
-  stubs: (original: Record<string, unknown>) => {
-    const capsule = original.capsule as RenderedCapsule;
-    const delta = original.delta as Record<string, unknown> | undefined;
-    if (delta === undefined) return RESUME_BUDGET.stubs(original);
-    const counts = Object.fromEntries(
-      ["notes", "cards", "decisions", "evidence"].map((key) => [key, (delta[key] as { count: number } | undefined)?.count ?? 0]),
-    );
-    return [
-      { capsule, delta, degradation: { truncated_fields: ["*"] } },
-      { capsule: compactCapsule(capsule), delta: { since_seq: delta.since_seq, until_seq: delta.until_seq, counts } },
-      { capsule: compactCapsule(capsule) },
-      { capsule: actionOnlyCapsule(capsule) },
-    ];
-  },
-};
-
-export const tasksSnapshot = defineCommand({
-  name: "tasks.snapshot",
-  tool: "tasks_snapshot",
-  title: "Snapshot of a task",
-  description: `tasks_resume_super with view smart by default. delta: true adds what changed since your previous snapshot of the same target (notes and cards, at most ${DELTA_LIMIT} each); the first call only sets your baseline. Baselines are per agent and target.`,
-  kind: "read",
-  input: {
-    ...resumeInput,
-    view: z.enum(VIEWS).optional().describe("Default: smart."),
-    delta: z.boolean().default(false),
-  },
-  output: {
-    ...resumeOutput,
-    delta: z
-      .object({
-        mode: z.literal("since_last").optional(),
-        since_seq: z.number().nullable(),
-        until_seq: z.number(),
-        notes: deltaSection.optional(),
-        cards: deltaSection.optional(),
-        decisions: deltaSection.optional(),
-        evidence: deltaSection.optional(),
-        counts: z.record(z.string(), z.number()).optional().describe("Only in a budget-cut answer: how many items each section had."),
-      })
-      .optional(),
-  },
-  budget: SNAPSHOT_BUDGET,
-  handler: (ctx, args) => {
-    const view = resumeView(ctx, args, "tasks_snapshot", "smart");
-    if (!args.delta) return view;
-    const id = view.target.id;
-    const until = read(ctx.db, "seq");
-    const since = baselineOf(ctx, id);
-    setBaseline(ctx, id, until);
-    const ref = view.reasoning_ref;
-    const branch = findBranch(ctx.db, ref.branch);
-    const empty = { count: 0, items: [], truncated: false };
-    if (since === undefined || branch === undefined) {
-      return {
-        ...view,
-        delta: {
-          mode: "since_last" as const,
-          since_seq: since ?? null,
-          until_seq: until,
-          notes: empty,
-          cards: empty,
-          decisions: empty,
-          evidence: empty,
-        },
-      };
-    }
-    const newer = newerThan(since);
-    const section = <T>(items: T[]) => ({
-      count: Math.min(items.length, DELTA_LIMIT),
-      items: items.slice(0, DELTA_LIMIT) as Record<string, unknown>[],
-      truncated: items.length > DELTA_LIMIT,
-    });
-    const notes = readTail(ctx, branch, ref.notes_doc, undefined, DELTA_LIMIT + 1).entries.filter((entry) => entry.seq > since);
-    const changed = cards(ctx, branch, ref.graph_doc, newer, DELTA_LIMIT + 1, false);
-    return {
-      ...view,
-      delta: {
-        mode: "since_last" as const,
-        since_seq: since,
-        until_seq: until,
-        notes: section(
-          notes.map((entry) => ({
-            ref: `${ref.notes_doc}@${entry.seq}`,
-            seq: entry.seq,
-            ...(entry.title ? { title: entry.title } : {}),
-            summary: entry.content.slice(0, 200),
-          })),
-        ),
-        cards: section(
-          changed.map((card) => ({ id: card.id, type: card.type, seq: card.last_seq, ...(card.title ? { title: card.title } : {}) })),
-        ),
-        decisions: section(
-          changed
-            .filter((card) => card.type === "decision")
-            .map((card) => ({ id: card.id, seq: card.last_seq, title: card.title ?? card.text ?? "" })),
-        ),
-        evidence: section(
-          changed
-            .filter((card) => card.type === "evidence")
-            .map((card) => ({ id: card.id, seq: card.last_seq, title: card.title ?? card.text ?? "" })),
-        ),
-      },
-    };
-  },
 });

@@ -12,6 +12,7 @@ import { writeNote } from "../docs/docs.rules";
 import { emitEvent, projectEntity } from "./ingest";
 import { requireLeaseFree } from "./leases.store";
 import { checkCloseGates, proofSummary } from "./proof";
+import { insertSteps, type StepRow, toStep, writeStep } from "./steps.store";
 import { type Override, overrideSchema, strictGate } from "./strict";
 import { canonicalBranch, reasoningRef, resolveStep, resolveTask, type StepArgs, type TargetArgs } from "./targets";
 import {
@@ -30,7 +31,7 @@ import {
   targetFields,
   titleSchema,
 } from "./tasks.schema";
-import { checkRevision, type EntityRow, insertSteps, requireChanges, type StepRow, toStep, updateEntity, writeStep } from "./tasks.store";
+import { checkRevision, type EntityRow, requireChanges, updateEntity } from "./tasks.store";
 
 const stepOutput = { task: z.string(), revision: z.number(), step: stepSchema, events: z.array(eventSchema) };
 

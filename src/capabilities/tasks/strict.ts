@@ -15,10 +15,11 @@ import { edgesBetween, queryPage, type VersionRow } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
 import { allOf } from "../think/card-filters.store";
 import { cardWhere } from "../think/cards";
-import { CLOSED_STATUSES } from "../think/engine";
+import { CLOSED_STATUSES } from "../think/engine.model";
 import { emitEvent } from "./ingest";
+import type { StepRow } from "./steps.store";
 import { reasoningRef } from "./targets";
-import type { EntityRow, StepRow } from "./tasks.store";
+import type { EntityRow } from "./tasks.store";
 
 /** Step cards read for the check at most, and pages read to find them (each examines a bounded slice). */
 const MAX_STEP_CARDS = 200;

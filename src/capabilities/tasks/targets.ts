@@ -14,8 +14,9 @@ import { suggest } from "../../shared/suggestion";
 import type { Db } from "../../workspace/db";
 import { type Branch, createRootBranch, findBranch } from "../branches/branches.store";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
+import { findStep, orderedSteps, type StepRow } from "./steps.store";
 import type { ReasoningRef, TargetArg } from "./tasks.schema";
-import { type EntityRow, findEntity, findStep, focusOf, orderedSteps, requireEntity, type StepRow } from "./tasks.store";
+import { type EntityRow, findEntity, focusOf, requireEntity } from "./tasks.store";
 
 export interface TargetArgs {
   target?: TargetArg | undefined;

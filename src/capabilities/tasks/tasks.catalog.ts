@@ -5,7 +5,8 @@ import { tasksEvidenceCapture } from "./evidence.commands";
 import { tasksExecuteNext } from "./execute-next.commands";
 import { tasksStepLeaseClaim, tasksStepLeaseGet, tasksStepLeaseRelease, tasksStepLeaseRenew } from "./leases.commands";
 import { tasksMacroCloseStep, tasksMacroFinish, tasksMacroStart, tasksTemplatesList } from "./macros.commands";
-import { tasksResumeSuper, tasksSnapshot } from "./resume.commands";
+import { tasksResumeSuper } from "./resume.commands";
+import { tasksSnapshot } from "./snapshot.commands";
 import {
   tasksBlock,
   tasksCloseStep,

@@ -11,6 +11,7 @@ import { suggest } from "../../shared/suggestion";
 import { normalizeTags } from "../graph/graph.schema";
 import { emitEvent, projectEntity, projectIntoPlan, tombstoneEntity, tombstoneSteps } from "./ingest";
 import { requireLeaseFree } from "./leases.store";
+import { deleteStepTree, deleteTask, insertSteps, orderedSteps, type StepRow, stepsOf, subtreeOf, toStep, writeStep } from "./steps.store";
 import { explicitTarget, reasoningRef, resolveStep, resolveTarget } from "./targets";
 import {
   entitySchema,
@@ -36,26 +37,17 @@ import {
 import {
   checkRevision,
   clearFocus,
-  deleteStepTree,
-  deleteTask,
   type EntityChanges,
   type EntityRow,
   focusOf,
   insertEntity,
-  insertSteps,
   type NewEntity,
-  orderedSteps,
   requireChanges,
   requireEntity,
-  type StepRow,
   setFocus,
-  stepsOf,
-  subtreeOf,
   tasksOfPlan,
   toEntity,
-  toStep,
   updateEntity,
-  writeStep,
 } from "./tasks.store";
 
 const eventsOutput = z.array(eventSchema);

@@ -10,20 +10,11 @@ import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
 import { pagination, paginationSchema, repairPagination } from "../docs/paging";
 import { ACTIVE_LIMIT } from "./lint.rules";
 import { missingCheckpoints, proofSummary } from "./proof";
+import { orderedSteps, type StepRow, toStep } from "./steps.store";
 import { explicitTarget, firstOpenStep, reasoningRef, resolveTarget } from "./targets";
 import { eventsAfter } from "./task-events.store";
 import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, TASK_STATUSES, targetFields, targetSchema } from "./tasks.schema";
-import {
-  countEntities,
-  type EntityRow,
-  focusOf,
-  listEntities,
-  orderedSteps,
-  type StepRow,
-  tasksOfPlan,
-  toEntity,
-  toStep,
-} from "./tasks.store";
+import { countEntities, type EntityRow, focusOf, listEntities, tasksOfPlan, toEntity } from "./tasks.store";
 
 /** Blockers shown by the radar (the original's bound). */
 const MAX_RADAR_BLOCKERS = 10;

@@ -4,7 +4,7 @@
  * conjunction. Values are bound; only the fixed status words and column names are written into SQL.
  */
 import type { Where } from "../graph/graph.store";
-import { CLOSED_STATUSES } from "./engine";
+import { CLOSED_STATUSES } from "./engine.model";
 
 export const ANY: Where = { sql: "", params: [] };
 

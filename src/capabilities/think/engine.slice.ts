@@ -10,7 +10,8 @@ import { DEFAULT_DOCS, type Entry } from "../docs/docs.schema";
 import { edgesBetween } from "../graph/graph.store";
 import { ANY } from "./card-filters.store";
 import { visibleCards } from "./card-view";
-import { type EngineCard, type EngineResult, runEngine } from "./engine";
+import { runEngine } from "./engine";
+import type { EngineCard, EngineResult } from "./engine.model";
 
 /** Edges read between the slice's cards at most. */
 const MAX_SLICE_EDGES = 500;

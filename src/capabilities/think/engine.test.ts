@@ -1,7 +1,8 @@
 // Unit: each analyzer of the signal engine on a crafted slice (code, severity, proposed action), the
 // ranking and the 1 + 1 policy, step-aware mode, and determinism.
 import { describe, expect, it } from "vitest";
-import { type EngineCard, type EngineEdge, type EngineTraceEntry, evidenceScore, runEngine } from "./engine";
+import { runEngine } from "./engine";
+import { type EngineCard, type EngineEdge, type EngineTraceEntry, evidenceScore } from "./engine.model";
 
 const DAY = 24 * 60 * 60 * 1000;
 let seq = 0;

@@ -18,7 +18,7 @@ import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { allOf, OPEN, ofType } from "./card-filters.store";
 import { cardSchema, visibleCards } from "./card-view";
-import type { EngineAction, EngineResult } from "./engine";
+import type { EngineAction, EngineResult } from "./engine.model";
 import { engineSchema } from "./engine.schema";
 import { engineOver } from "./engine.slice";
 import { findPlaybook, PLAYBOOKS } from "./playbooks";

@@ -14,7 +14,7 @@ import { edgeKey, MAX_NODE_TEXT_CHARS, nodeIdSchema } from "../graph/graph.schem
 import { edgesTouching, fieldsOf, isLive, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
 import { type CardTarget, requireCard, requireOwnCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
 import { normalizeCard } from "./cards.parse";
-import { CLOSED_STATUSES } from "./engine";
+import { CLOSED_STATUSES } from "./engine.model";
 import { scopeFields, thinkScope } from "./think.scope";
 
 /** Edges re-pointed per duplicate at most in one merge call (bounded; run again for the rest). */

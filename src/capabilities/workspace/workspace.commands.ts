@@ -19,7 +19,7 @@ import { branchArg, contentFields, DEFAULT_DOCS, docSchema } from "../docs/docs.
 import { appendEntry } from "../docs/docs.store";
 import { DEFAULT_GRAPH_DOC, graphDocSchema, graphOpSchema, MAX_GRAPH_OPS } from "../graph/graph.schema";
 import { type AppliedCounts, applyOp } from "../graph/graph-apply";
-import { checkNewRecord, writeNewRecord } from "../records/mutation.commands";
+import { checkNewRecord, writeNewRecord } from "../records/new-record";
 import {
   metadataSchema,
   reasonSchema,
