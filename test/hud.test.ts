@@ -81,7 +81,11 @@ describe("the best action follows the work", () => {
     const workspace = "hud/runnable";
     const full = { path: "/mcp?toolset=full", ...(await as(OWNER)) };
     await ok("think_add_hypothesis", { workspace, id: "H1", title: "Misses dominate" }, full);
-    await ok("think_add_test", { workspace, id: "T1", title: "Count misses", text: "CMD: npm run check -- --misses", supports: ["H1"] }, full);
+    await ok(
+      "think_add_test",
+      { workspace, id: "T1", title: "Count misses", text: "CMD: npm run check -- --misses", supports: ["H1"] },
+      full,
+    );
     const next = await ok("think_next", { workspace }, full);
     const run = [next.next, next.backup].find((move) => move?.kind === "run_test");
     expect(run?.calls[0]).toMatchObject({ tool: "think_add_evidence", args: { workspace, supports: ["T1"] } });

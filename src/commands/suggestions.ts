@@ -14,7 +14,6 @@
  * besides `status`: the rest comes from the catalog and the portal table.
  */
 import type { AppError } from "../shared/errors";
-import type { Result } from "../shared/result";
 import { fill, type RenderedSuggestion, Suggestion } from "../shared/suggestion";
 import { findCommand } from "./catalog";
 import type { Role } from "./context";
@@ -93,7 +92,7 @@ function inForm(command: Command, args: Record<string, unknown>, purpose: string
 }
 
 /** One suggestion in the connection's form, or undefined when the connection cannot make that call. */
-export function renderSuggestion(suggestion: Suggestion, context: RenderContext): RenderedSuggestion | undefined {
+function renderSuggestion(suggestion: Suggestion, context: RenderContext): RenderedSuggestion | undefined {
   const command = findCommand(suggestion.tool);
   if (command === undefined) {
     // A bug in the suggesting code: leave the call out rather than fail the answer (tests catch it).
@@ -155,10 +154,4 @@ export function renderError(error: AppError, context: RenderContext): AppError {
   if (rendered.actions?.length !== 0) return rendered;
   const { actions: _none, ...rest } = rendered;
   return rest;
-}
-
-export function renderResult<T>(result: Result<T>, context: RenderContext): Result<T> {
-  return result.ok
-    ? { ok: true, value: renderSuggestions(result.value, context) }
-    : { ok: false, error: renderError(result.error, context) };
 }

@@ -34,7 +34,7 @@ export function renderContextOf(session: CallSession, workspace: string | null):
 }
 
 /** The workspace a call resolves to, or null (for suggestions only: the call itself resolves it again). */
-function workspaceOfCall(session: CallSession, args: Record<string, unknown>): string | null {
+export function workspaceOfCall(session: CallSession, args: Record<string, unknown>): string | null {
   const resolution = resolveWorkspace(session.principal, session.lock, args.workspace);
   return resolution.ok ? resolution.workspace : null;
 }

@@ -12,9 +12,8 @@ import { renderError } from "../commands/suggestions";
 import { appError, type ErrorAction } from "../shared/errors";
 import { err, type Result } from "../shared/result";
 import { suggest } from "../shared/suggestion";
-import { type CallSession, callCommand, invalidArgumentsOf, renderContextOf } from "./call-command";
+import { type CallSession, callCommand, invalidArgumentsOf, renderContextOf, workspaceOfCall } from "./call-command";
 import { type Envelope, envelopeSchema } from "./surfaces/portal-definitions";
-import { resolveWorkspace } from "./workspace-resolution";
 
 function schemaActions(cmd: string | undefined): ErrorAction[] {
   return [
@@ -115,8 +114,7 @@ export async function callPortal(session: CallSession, portal: Portal, rawArgs: 
   const result = await runPortal(session, portal, rawArgs);
   if (result.ok) return result;
   const envelope = rawArgs !== null && typeof rawArgs === "object" ? (rawArgs as Record<string, unknown>) : {};
-  const resolution = resolveWorkspace(session.principal, session.lock, envelope.workspace);
-  return { ok: false, error: renderError(result.error, renderContextOf(session, resolution.ok ? resolution.workspace : null)) };
+  return { ok: false, error: renderError(result.error, renderContextOf(session, workspaceOfCall(session, envelope))) };
 }
 
 async function runPortal(session: CallSession, portal: Portal, rawArgs: unknown): Promise<Result<Record<string, unknown>>> {

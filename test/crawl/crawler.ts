@@ -97,26 +97,13 @@ function sources(ref: string | undefined): Source[] {
     ),
     probe("UNKNOWN_OP", { tool: "tasks", args: { op: "notes_commit" } }, { tool: "schema_get", args: { cmd: "tasks.snapshot" } }),
     probe("INVALID_INPUT", { tool: "tasks", args: { op: "plan.create", args: {} } }, { tool: "tasks_create", args: {} }),
-    probe(
-      "UNKNOWN_ID (task)",
-      { tool: "tasks", args: { op: CALL_OP, cmd: "tasks.radar", args: { task: "TASK-999" } } },
-      { tool: "tasks_radar", args: { task: "TASK-999" } },
-    ),
-    probe(
-      "UNKNOWN_ID (job)",
-      { tool: "jobs", args: { op: "open", args: { job: "JOB-999" } } },
-      { tool: "jobs_open", args: { job: "JOB-999" } },
-    ),
-    probe(
-      "UNKNOWN_ID (node)",
-      { tool: "graph", args: { op: CALL_OP, cmd: "graph.node.show", args: { id: "NOPE" } } },
-      { tool: "graph_node_show", args: { id: "NOPE" } },
-    ),
-    probe(
-      "RECORD_NOT_FOUND",
-      { tool: "records", args: { op: "activate", args: { id: "R999" } } },
-      { tool: "activate", args: { id: "R999" } },
-    ),
+    // Bad calls of one command: the portal toolset sends them through the command's portal.
+    ...[
+      { code: "UNKNOWN_ID (task)", tool: "tasks_radar", args: { task: "TASK-999" } },
+      { code: "UNKNOWN_ID (job)", tool: "jobs_open", args: { job: "JOB-999" } },
+      { code: "UNKNOWN_ID (node)", tool: "graph_node_show", args: { id: "NOPE" } },
+      { code: "RECORD_NOT_FOUND", tool: "activate", args: { id: "R999" } },
+    ].map((flat) => probe(flat.code, viaPortal(flat), flat)),
   ];
 }
 
@@ -187,14 +174,10 @@ export async function crawl(
 export function commandOf(call: SuggestedCall): { command: Command | undefined; args: Record<string, unknown> } {
   const portal = findPortal(call.tool);
   const direct = findCommand(call.tool);
-  if (portal && !direct) {
+  // An envelope: a portal's, or status/open's as portals (the portal toolset) when it names an op.
+  if (portal && (!direct || typeof call.args.op === "string")) {
     const op = (call.args.op as string | undefined) ?? portal.defaultOp;
     const name = op === CALL_OP ? (call.args.cmd as string) : op === undefined ? undefined : portal.ops[op];
-    return { command: name === undefined ? undefined : findCommand(name), args: (call.args.args as Record<string, unknown>) ?? {} };
-  }
-  if (portal && direct && typeof call.args.op === "string") {
-    // status/open as portals (the portal toolset): an envelope.
-    const name = call.args.op === CALL_OP ? (call.args.cmd as string) : portal.ops[call.args.op];
     return { command: name === undefined ? undefined : findCommand(name), args: (call.args.args as Record<string, unknown>) ?? {} };
   }
   if (portal && direct && call.args.args !== undefined) return { command: direct, args: call.args.args as Record<string, unknown> };

@@ -9,7 +9,7 @@ import { read } from "../../workspace/clocks";
 import { findBranch } from "../branches/branches.store";
 import { readTail } from "../docs/docs.commands";
 import { newerThan } from "../think/card-filters.store";
-import { actionOnlyCapsule, compactCapsule, type RenderedCapsule } from "./capsule";
+import { compactCapsule, type RenderedCapsule } from "./capsule";
 import { cards, RESUME_BUDGET, resumeInput, resumeOutput, resumeView, VIEWS } from "./resume.commands";
 import { baselineOf, setBaseline } from "./snapshots.store";
 
@@ -31,11 +31,11 @@ const SNAPSHOT_BUDGET = {
     const counts = Object.fromEntries(
       ["notes", "cards", "decisions", "evidence"].map((key) => [key, (delta[key] as { count: number } | undefined)?.count ?? 0]),
     );
+    // Then the resume view's capsule-only rungs.
     return [
       { capsule, delta, degradation: { truncated_fields: ["*"] } },
       { capsule: compactCapsule(capsule), delta: { since_seq: delta.since_seq, until_seq: delta.until_seq, counts } },
-      { capsule: compactCapsule(capsule) },
-      { capsule: actionOnlyCapsule(capsule) },
+      ...RESUME_BUDGET.stubs(original).slice(1),
     ];
   },
 };
