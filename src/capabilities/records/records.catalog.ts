@@ -2,11 +2,12 @@
  * The Record-Sync capability's commands (seed 004, docs/records.md), in catalog order: orientation,
  * activation, mutations, session lifecycle, history and activity.
  */
-import { recordsActivate, recordsSync } from "./activation.commands";
+import { recordsActivate } from "./activation.commands";
 import { recordsActivity, recordsDiff, recordsHistory, recordsSessions } from "./history.commands";
 import { recordsCreate, recordsTransition, recordsUpdate } from "./mutation.commands";
 import { recordsGetRef, recordsList, recordsOverview, recordsSearch } from "./orientation.commands";
 import { recordsCloseSession, recordsSaveSession } from "./session.commands";
+import { recordsSync } from "./sync.commands";
 
 export { recordSyncSummary } from "./summary.store";
 
