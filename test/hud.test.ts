@@ -66,7 +66,9 @@ describe("the best action follows the work", () => {
     const owner = await ok("status", { workspace }, { ...PORTALS, ...(await as(OWNER)) });
     expect(moveOf(owner.capsule.next.action)).toBe("graph.conflict.show");
     expect(owner.capsule.why[0]).toMatch(/^open graph conflict on H \(CONFLICT-[0-9a-f]+\) in main/);
-    expect(moveOf(owner.capsule.next.backup)).toBe("tasks plan.create");
+    // The backup is the move ranked next: here the engine's finding in the checkout (H has no test).
+    const heldBack = moveOf(owner.capsule.next.backup);
+    expect(heldBack).toBe("think.add.test");
     const shown = await ok(owner.capsule.next.action.tool, owner.capsule.next.action.args, { ...PORTALS, ...(await as(OWNER)) });
     const conflictId = shown.conflict.conflict_id as string;
     await ok(
@@ -74,7 +76,7 @@ describe("the best action follows the work", () => {
       { workspace, conflict_id: conflictId, resolution: "use_into" },
       { path: "/mcp?toolset=full", ...(await as(OWNER)) },
     );
-    expect((await bestMove(workspace, OWNER)).move).toBe("tasks plan.create");
+    expect((await bestMove(workspace, OWNER)).move).toBe(heldBack);
   });
 
   it("asks to run a test with the command the test card records, in its text or its meta", async () => {
@@ -100,5 +102,35 @@ describe("the best action follows the work", () => {
     expect(first.move).toBe("tasks.focus.set");
     expect(first.capsule.next.action.args.args).toEqual({ target: "PLAN-001" });
     expect(JSON.stringify((await bestMove(workspace, OWNER)).capsule)).toBe(JSON.stringify(first.capsule));
+  });
+});
+
+/** Per crawler state, the kind of best move for its owner and for a newcomer (docs/portals.md "What waits"). */
+const BEST_MOVES: Record<string, { owner: string; newcomer: string }> = {
+  empty: { owner: "tasks plan.create", newcomer: "tasks plan.create" },
+  "plan-only": { owner: "tasks.focus.set", newcomer: "tasks.focus.set" },
+  "task-with-steps": { owner: "tasks.note", newcomer: "tasks.focus.set" },
+  "step-leased-by-another": { owner: "tasks.step.lease.get", newcomer: "tasks.focus.set" },
+  "graph-conflict": { owner: "graph.conflict.show", newcomer: "graph.conflict.show" },
+  "another-agents-drafts": { owner: "think.add.test", newcomer: "think.add.test" },
+  "stale-evidence": { owner: "think.add.evidence", newcomer: "think.add.evidence" },
+  // The engine ranks a hypothesis with no test (high) before rechecking after the changed assumption (medium).
+  "changed-assumption": { owner: "think.add.test", newcomer: "think.add.test" },
+  "knowledge-cards": { owner: "tasks plan.create", newcomer: "tasks plan.create" },
+  "record-sync-session": { owner: "records sync", newcomer: "tasks plan.create" },
+  "queued-job": { owner: "jobs claim", newcomer: "jobs claim" },
+  "focus-on-deleted-task": { owner: "tasks.focus.set", newcomer: "tasks.focus.set" },
+};
+
+describe("per crawler state", () => {
+  it("the best move is the kind the state calls for, for its owner and a newcomer", async () => {
+    expect(Object.keys(BEST_MOVES).sort()).toEqual(STATES.map((candidate) => candidate.name).sort());
+    const seen: Record<string, { owner: string; newcomer: string }> = {};
+    for (const candidate of STATES) {
+      const workspace = `hud-kinds/${candidate.name}`;
+      await candidate.build(workspace);
+      seen[candidate.name] = { owner: (await bestMove(workspace, OWNER)).move, newcomer: (await bestMove(workspace, NEWCOMER)).move };
+    }
+    expect(seen).toEqual(BEST_MOVES);
   });
 });

@@ -189,7 +189,7 @@ describe("status and the next-action engine", () => {
 });
 
 describe("status with delegated work", () => {
-  it("offers the oldest queued job as the backup of an agent without a focus, and the action claims it", async () => {
+  it("offers the oldest queued job to an agent without a focus in a workspace with no plan, and the action claims it", async () => {
     const workspace = "portals/next-jobs";
     const lead = await as("lead-jobs");
     const job = await portal(
@@ -199,14 +199,15 @@ describe("status with delegated work", () => {
     );
     const worker = await as("worker-jobs");
     const status = await portal("status", { workspace }, worker);
-    expect(status.capsule.next.backup).toMatchObject({ tool: "jobs", args: { workspace, op: "claim", args: { job: job.job.id } } });
+    expect(status.capsule.next.action).toMatchObject({ tool: "jobs", args: { workspace, op: "claim", args: { job: job.job.id } } });
+    expect(status.capsule.next.backup).toMatchObject({ tool: "tasks", args: { workspace, op: "plan.create" } });
     expect(status.capsule.why.join(" ")).toContain(job.job.id);
-    const claimed = (await paste(status.capsule.next.backup, { ...PORTALS, ...worker })).structuredContent as Record<string, any>;
+    const claimed = (await paste(status.capsule.next.action, { ...PORTALS, ...worker })).structuredContent as Record<string, any>;
     expect(claimed.job).toMatchObject({ id: job.job.id, status: "RUNNING", claim: { holder: "worker-jobs" } });
-    // Claimed: nothing is queued any more, so the backup goes back to listing tasks.
-    expect((await portal("status", { workspace }, await as("third-jobs"))).capsule.next.backup.args).toMatchObject({
-      cmd: "tasks.context",
-    });
+    // Claimed: nothing is queued any more, so a third agent is told to create a plan, with listing tasks as the backup.
+    const third = (await portal("status", { workspace }, await as("third-jobs"))).capsule.next;
+    expect(third.action.args).toMatchObject({ op: "plan.create" });
+    expect(third.backup.args).toMatchObject({ cmd: "tasks.context" });
   });
 });
 

@@ -9,13 +9,14 @@ import { defineCommand } from "../../commands/registry";
 import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_MERGE_PAGE, MAX_PAGE_LIMIT } from "../../shared/limits";
-import { type Branch, branchById, requireBranch, type Source, sourcesOf } from "../branches/branches.store";
+import { type Branch, branchById, requireBranch, sourcesOf } from "../branches/branches.store";
 import { reasoningScope, refuseDocWithTarget } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { targetBranch, writeNote } from "./docs.rules";
 import { branchArg, contentFields, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "./docs.schema";
-import { appendEntry, diffPage, documentsOf, namer, toEntry, viewPage } from "./docs.store";
+import { appendEntry, diffPage, documentsOf, namer, toEntry } from "./docs.store";
 import { cursorSchema, limitSchema, pagination, paginationSchema, repairPagination, tailPagination } from "./paging";
+import { contentCap, readTail } from "./tail";
 
 export const notesCommit = defineCommand({
   name: "vcs.notes.commit",
@@ -48,36 +49,8 @@ export const notesCommit = defineCommand({
 const ENTRY_PAGE_OUTPUT = { entries: z.array(entrySchema), pagination: paginationSchema, truncated: z.boolean() };
 const ENTRY_PAGE_BUDGET: BudgetSpec = { lists: ["entries"], keep: ENTRY_KEEP, repair: repairPagination("entries") };
 
-/** Reads load at most budget + 1 characters of content (see PageWindow.contentChars). */
-export function contentCap(ctx: CommandContext): number | undefined {
-  return ctx.readLimitChars === undefined ? undefined : ctx.readLimitChars + 1;
-}
-
 function docFor(doc: string | undefined, docKind: "notes" | "trace" | undefined): string {
   return doc ?? DEFAULT_DOCS[docKind ?? "trace"];
-}
-
-/** `sources`: the branch's sources when the caller has them already (they are read otherwise). */
-export function readTail(
-  ctx: CommandContext,
-  branch: Branch,
-  doc: string,
-  cursor: number | undefined,
-  limit: number,
-  sources: Source[] = sourcesOf(ctx.db, branch),
-) {
-  const page = viewPage(ctx.db, sources, doc, { before: cursor, limit, order: "newest", contentChars: contentCap(ctx) });
-  const name = namer(ctx.db, sources);
-  const entries = page.rows.reverse().map((row) => toEntry(row, name(row.branch_id)));
-  return {
-    entries,
-    pagination: tailPagination(
-      entries.map((entry) => entry.seq),
-      page.has_more,
-      cursor,
-      limit,
-    ),
-  };
 }
 
 export const show = defineCommand({

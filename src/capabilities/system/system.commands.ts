@@ -12,6 +12,10 @@ import { WORKSPACE_MIGRATIONS } from "../../workspace/migrations";
 import { checkoutOf } from "../branches/branches.store";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { lastEntry, namer } from "../docs/docs.store";
+import { landingSchema } from "../tasks/capsule.schema";
+import { landingOf } from "../tasks/scope";
+import { mostRecentlyActive } from "../tasks/task-events.store";
+import { focusOf } from "../tasks/tasks.store";
 import { engineSchema } from "../think/engine.schema";
 import { checkoutEngine } from "../think/engine.slice";
 import { goldenPath, HELP_SECTIONS } from "./help-text";
@@ -63,7 +67,7 @@ export const status = defineCommand({
   tool: "status",
   title: "Workspace status",
   description:
-    "Fast snapshot: your checkout, defaults, the last journal event and the last document entry, the clocks, and the golden path.",
+    "Fast snapshot: your checkout, where your next note and card land, defaults, the last journal event and the last document entry, the clocks, and (in a workspace with no open work) the golden path.",
   kind: "read",
   input: {},
   output: {
@@ -72,7 +76,15 @@ export const status = defineCommand({
     workspace_exists: z.boolean(),
     checkout: z.string().nullable(),
     defaults: defaultsSchema,
-    golden_path: z.array(suggestionSchema).describe("The daily loop in order, as calls to make (fill the <fill: …> parts)."),
+    writes: z
+      .object({ notes: landingSchema, cards: landingSchema })
+      .describe("Where your next note and next card land when a call names no place, and which rule put them there."),
+    golden_path: z
+      .array(suggestionSchema)
+      .optional()
+      .describe(
+        "The daily loop in order, as calls to make (fill the <fill: …> parts); given while the workspace has no open plan or task and you no focus (`help` always has it).",
+      ),
     tick: z.number(),
     seq: z.number(),
     last_event: z
@@ -106,7 +118,10 @@ export const status = defineCommand({
       workspace_exists: getMeta(ctx.db, "name") !== undefined,
       checkout: checkoutOf(ctx.db, ctx.principal.agent_id).name,
       defaults: DEFAULTS,
-      golden_path: goldenPath(),
+      writes: landingOf(ctx),
+      ...(focusOf(ctx.db, ctx.principal.agent_id) === undefined && mostRecentlyActive(ctx.db) === undefined
+        ? { golden_path: goldenPath() }
+        : {}),
       tick: read(ctx.db, "tick"),
       seq: read(ctx.db, "seq"),
       ...(event

@@ -3,8 +3,9 @@
  * answers (where the caller stands: its checkout and focus) and the resume views (where a plan or
  * task stands). Fields:
  *
- * - `where`: workspace, the branch and docs the view is about, the caller's focus, the target (the
- *   viewed plan or task, else the focus), the step focus with its lease, the lanes read;
+ * - `where`: workspace, the branch and docs the view is about, where the caller's writes land, the
+ *   caller's focus, the target (the viewed plan or task, else the focus), the step focus with its
+ *   lease, the lanes read;
  * - `why`: at most MAX_WHY short lines, most important first;
  * - `next`: 1 best + 1 backup action, both suggestions (rendered for the caller's connection).
  *
@@ -13,16 +14,16 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { fill, type RenderedSuggestion, type Suggestion, suggest } from "../../shared/suggestion";
-import { checkoutOf } from "../branches/branches.store";
+import { type Branch, checkoutOf, MAIN } from "../branches/branches.store";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
-import { firstOpenConflict } from "../graph/conflicts.store";
-import { type JobRow, oldestQueued } from "../jobs/jobs.store";
 import { type LeaseRow, liveLease } from "./leases.store";
 import { proofMode, proofSummary, requiredCheckpoints } from "./proof";
+import { type Landing, landingOf } from "./scope";
 import { orderedSteps, type StepRow } from "./steps.store";
 import { mostRecentlyActive } from "./task-events.store";
 import { PROOF_CHECKPOINTS, type ReasoningRef } from "./tasks.schema";
 import { type EntityRow, findEntity, focusOf, tasksOfPlan } from "./tasks.store";
+import { engineFinding, heldStep, openConflict, queuedJob, recordSession, type Wait } from "./waiting";
 
 /** Lines of `why`: the focus, its step and one signal; small enough for a 300-character capsule. */
 export const MAX_WHY = 3;
@@ -49,6 +50,8 @@ export interface CapsuleWhere {
   /** The branch the view is about: the caller's checkout (portal answers) or the target's reasoning branch. */
   branch: string;
   docs: { notes: string; trace: string; graph: string };
+  /** Where the caller's next note and next card land when the call names no place (scope.ts `landingOf`). */
+  writes: { notes: Landing; cards: Landing };
   /** The caller's focus (a plan or task id), or null. */
   focus: string | null;
   /** The plan or task the view is about: the viewed one, else the focus; null with neither. */
@@ -116,84 +119,120 @@ function stepWhy(ctx: CommandContext, step: StepFocus | null, entity: EntityRow)
   return entity.kind === "task" ? ["no open step"] : [];
 }
 
-/** With no focus and nothing open in the workspace: create a plan, or take delegated work (seed 002's queue hint). */
-function emptyNext(queued: JobRow | undefined): Capsule["next"] {
+/** A candidate move of the portal capsule: its `why` lines and its own best and backup calls. */
+interface Move {
+  why: string[];
+  next: Capsule["next"];
+}
+
+/** A wait taken up on its own: its backup is whatever ranks next. */
+const waitMove = (wait: Wait, backup: Suggestion): Move => ({ why: [wait.why], next: { action: wait.action, backup } });
+
+/** With no focus: take up the plan or task worked on most recently, or the one whose step you hold. */
+function takeUpMove(ctx: CommandContext, entity: EntityRow, held: ReturnType<typeof heldStep>): Move {
+  const stand = standing(ctx, entity);
+  const step = stepFocusOf(stand.stepFocus, stand.lease);
+  const heldBy = step?.lease ? `; its step ${step.path} is leased by ${step.lease.holder}` : "";
+  const reason = held?.task === entity.id ? "whose step you hold" : `the ${entity.kind} worked on most recently`;
+  const first =
+    held?.task === entity.id
+      ? held.why
+      : `no focus; ${entity.id} (${entity.kind}, ${entity.status}) was worked on most recently: ${short(entity.title)}`;
   return {
-    action: suggest("tasks.create", { title: fill("plan title") }, "Create a plan"),
-    backup: queued
-      ? suggest("jobs.claim", { job: queued.id }, `Claim ${queued.id}, queued for any agent`)
-      : suggest("tasks.context", {}, "List plans and tasks"),
+    why: [first, ...stepWhy(ctx, step, entity)],
+    next: {
+      action: suggest("tasks.focus.set", { target: entity.id }, `Take up ${entity.id}, ${reason}${heldBy}`),
+      backup: suggest("open", { id: entity.id }, `Read ${entity.id} first`),
+    },
   };
 }
 
-/** With no focus in a workspace with open work: take up the plan or task worked on most recently. */
-function takeUpNext(active: EntityRow, step: StepFocus | null): Capsule["next"] {
-  const held = step?.lease ? `; its step ${step.path} is leased by ${step.lease.holder}` : "";
+/** The landing line: said when a focus sends notes away from a branch the caller checked out. */
+function landingWhy(landing: ReturnType<typeof landingOf>, focus: string): string[] {
+  const checkout = landing.cards.branch;
+  if (checkout === MAIN || landing.notes.branch === checkout) return [];
+  return [`notes land on ${landing.notes.branch} (focus ${focus}), cards on ${checkout}: pass branch "${checkout}" to note there`];
+}
+
+/**
+ * The moves of a portal capsule, best first, by the order docs/portals.md states ("What waits"): an
+ * open graph conflict in the checkout's graph; a stale Record-Sync session of the caller's; the
+ * focus's next move; with no focus, the plan or task whose step the caller holds, else the one worked
+ * on most recently (any agent's); then the caller's open session, what the engine finds in the
+ * checkout, a queued job; in a workspace with none of these, create a plan.
+ */
+function movesOf(ctx: CommandContext, checkout: Branch, focused: EntityRow | undefined): { moves: Move[]; target?: EntityRow } {
+  const moves: Move[] = [];
+  let target = focused;
+  const conflict = openConflict(ctx, checkout);
+  const session = recordSession(ctx);
+  const pending: Wait[] = [...(conflict ? [conflict] : []), ...(session?.stale ? [session] : [])];
+  if (focused) {
+    const stand = standing(ctx, focused);
+    const step = stepFocusOf(stand.stepFocus, stand.lease);
+    moves.push({
+      why: [
+        `focus ${focused.id} (${focused.kind}, ${focused.status}): ${short(focused.title)}`,
+        ...landingWhy(landingOf(ctx), focused.id),
+        ...stepWhy(ctx, step, focused),
+      ],
+      next: targetNext(stand),
+    });
+  } else {
+    const held = heldStep(ctx);
+    const activeId = held?.task ?? mostRecentlyActive(ctx.db);
+    const active = activeId === undefined ? undefined : findEntity(ctx.db, activeId);
+    if (active) moves.push(takeUpMove(ctx, active, held));
+    target = active;
+    const later = [...(session && !session.stale ? [session] : []), engineFinding(ctx), queuedJob(ctx)];
+    for (const wait of later) if (wait) moves.push(waitMove(wait, wait.action));
+    if (!active) {
+      moves.push({
+        why: ["no focus, and no open plan or task"],
+        next: {
+          action: suggest("tasks.create", { title: fill("plan title") }, "Create a plan"),
+          backup: suggest("tasks.context", {}, "List plans and tasks"),
+        },
+      });
+    }
+  }
+  const ranked = pending.map((wait) => waitMove(wait, wait.action));
+  return { moves: [...ranked, ...moves], ...(target ? { target } : {}) };
+}
+
+/** The first move is the best; the backup is the second move's best, else the first move's own backup. */
+function rank(moves: Move[]): { why: string[]; next: Capsule["next"] } {
+  const [best, second] = moves as [Move, ...Move[]];
   return {
-    action: suggest("tasks.focus.set", { target: active.id }, `Take up ${active.id}, the ${active.kind} worked on most recently${held}`),
-    backup: suggest("open", { id: active.id }, `Read ${active.id} first`),
+    why: moves.flatMap((move) => move.why).slice(0, MAX_WHY),
+    next: { action: best.next.action, backup: second?.next.action ?? best.next.backup },
   };
 }
 
 /**
- * The capsule of every portal answer and of `tasks.execute.next` (seed 002's NextEngine). First, an
- * open graph conflict in the checkout's graph: show it (the move below becomes the backup). Then, with
- * a focus: its next move, as the resume views give it (plan → task → steps → the work on the open
- * step). With none: take up the ACTIVE or TODO plan or task worked on most recently (any agent's),
- * saying who holds its open step; in a workspace with none, create a plan, or claim the oldest queued
- * job. Read-only.
+ * The capsule of every portal answer and of `tasks.execute.next` (seed 002's NextEngine): where the
+ * caller stands (checkout, focus, where its writes land) and its moves ranked by `movesOf`. Read-only.
  */
 export function focusCapsule(ctx: CommandContext): Capsule {
   const focus = focusOf(ctx.db, ctx.principal.agent_id);
   const focused = focus === undefined ? undefined : findEntity(ctx.db, focus);
-  const activeId = focused === undefined ? mostRecentlyActive(ctx.db) : undefined;
-  const entity = focused ?? (activeId === undefined ? undefined : findEntity(ctx.db, activeId));
-  const stand = entity ? standing(ctx, entity) : undefined;
-  const step = stand ? stepFocusOf(stand.stepFocus, stand.lease) : null;
-  let why: string[];
-  let next: Capsule["next"];
-  if (focused && stand) {
-    why = [`focus ${focused.id} (${focused.kind}, ${focused.status}): ${short(focused.title)}`, ...stepWhy(ctx, step, focused)];
-    next = targetNext(stand);
-  } else if (entity) {
-    why = [
-      `no focus; ${entity.id} (${entity.kind}, ${entity.status}) was worked on most recently: ${short(entity.title)}`,
-      ...stepWhy(ctx, step, entity),
-    ];
-    next = takeUpNext(entity, step);
-  } else {
-    const queued = oldestQueued(ctx.db, false);
-    why = [
-      "no focus, and no open plan or task: create a plan",
-      ...(queued ? [`${queued.id} is queued for any agent: ${short(queued.title)}`] : []),
-    ];
-    next = emptyNext(queued);
-  }
-  // An open graph conflict in the checkout's graph waits before anything else: it leaves merged work undecided.
   const checkout = checkoutOf(ctx.db, ctx.principal.agent_id);
-  const conflict = firstOpenConflict(ctx.db, checkout.id, DEFAULT_DOCS.graph);
-  if (conflict) {
-    why = [`open graph conflict on ${conflict.key} (${conflict.conflict_id}) in ${checkout.name}: see it, then resolve it`, ...why];
-    next = {
-      action: suggest(
-        "graph.conflict.show",
-        { conflict_id: conflict.conflict_id },
-        `See the conflict on ${conflict.key}: base, theirs and ours`,
-      ),
-      backup: next.action,
-    };
-  }
+  const { moves, target: entity } = movesOf(ctx, checkout, focused);
+  const { why, next } = rank(moves);
+  // `where.target` is the focus, else the plan or task a move takes up.
+  const stand = entity ? standing(ctx, entity) : undefined;
   return {
     where: {
       workspace: ctx.workspace,
       branch: checkout.name,
       docs: { ...DEFAULT_DOCS },
+      writes: landingOf(ctx),
       focus: focused?.id ?? null,
       target: entity ? targetOf(entity) : null,
-      step_focus: step,
+      step_focus: stand ? stepFocusOf(stand.stepFocus, stand.lease) : null,
       lane: laneOf(ctx),
     },
-    why: why.slice(0, MAX_WHY),
+    why,
     next,
   };
 }
@@ -305,6 +344,7 @@ export function targetCapsule(input: TargetCapsuleInput): Capsule {
       workspace: ctx.workspace,
       branch: ref.branch,
       docs: { notes: ref.notes_doc, trace: ref.trace_doc, graph: ref.graph_doc },
+      writes: landingOf(ctx),
       focus: input.focus,
       target: targetOf(entity),
       step_focus: stepFocusOf(stepFocus, lease),

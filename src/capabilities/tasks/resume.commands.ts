@@ -18,16 +18,16 @@ import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
 import { type Branch, findBranch, sourcesOf } from "../branches/branches.store";
-import { readTail } from "../docs/docs.commands";
 import { ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
 import { paginationSchema } from "../docs/paging";
+import { readTail } from "../docs/tail";
 import { GRAPH_KEEP } from "../graph/graph.schema";
 import type { Where } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
 import { ANY, allOf, BLOCKERS, OPEN, ofType } from "../think/card-filters.store";
 import { type CardPage, cardSchema, visibleCards } from "../think/card-view";
 import { engineSchema } from "../think/engine.schema";
-import { engineOver } from "../think/engine.slice";
+import { engineAnswer } from "../think/engine.slice";
 import { actionOnlyCapsule, compactCapsule, nextTaskOf, type RenderedCapsule, targetCapsule } from "./capsule";
 import { liveLease } from "./leases.store";
 import { orderedSteps, type StepRow, toStep } from "./steps.store";
@@ -312,17 +312,11 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const notes = tail(ref.notes_doc, limits.notes, args.notes_cursor);
   const trace = tail(ref.trace_doc, limits.trace, args.trace_cursor);
   const focus = focusOf(ctx.db, ctx.principal.agent_id) ?? null;
+  // The target's one engine answer (engine.slice.ts), whatever the view lists; step-aware on the step focus.
   const engine =
     branch === undefined
       ? undefined
-      : engineOver(
-          ctx,
-          sourcesOf(ctx.db, branch),
-          ref.graph_doc,
-          [...viewCardList, ...blockers, ...decisions, ...evidence],
-          trace.entries,
-          { stepTag, scope: { target: entity.id } },
-        );
+      : engineAnswer(ctx, { branch, graphDoc: ref.graph_doc, traceDoc: ref.trace_doc, allLanes, target: entity.id });
   const engineAction = engine?.actions[0];
   const capsule = targetCapsule({
     ctx,

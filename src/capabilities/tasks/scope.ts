@@ -3,11 +3,16 @@
  * per seed 001's focus-first rule: an explicit `target` > an explicit `branch` > the caller's focus >
  * the caller's checkout. A target (explicit or from focus) resolves to its reasoning ref: the canonical
  * branch and its notes, trace and graph docs. A target and a branch together are refused.
+ *
+ * Think and trace commands (cards) skip the focus: explicit target > explicit branch > checkout. So with
+ * a focus, a note and a card given no place land in different branches; `landingOf` states both, and
+ * every answer that says "where" reports it (docs/portals.md, "Where writes land").
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
-import { type Branch, requireBranch } from "../branches/branches.store";
+import { type Branch, checkoutOf, requireBranch } from "../branches/branches.store";
 import { targetBranch } from "../docs/docs.rules";
+import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { canonicalBranch, explicitTarget, reasoningRef } from "./targets";
 import type { ReasoningRef, TargetArg } from "./tasks.schema";
 import { focusOf, requireEntity } from "./tasks.store";
@@ -54,4 +59,28 @@ export function refuseDocWithTarget(scope: Scope, doc: string | undefined, inste
       fields: ["target", "doc"],
     });
   }
+}
+
+/** Where a write given no target, branch or doc lands, and which rule put it there. */
+export interface Landing {
+  branch: string;
+  doc: string;
+  by: "focus" | "checkout";
+}
+
+/**
+ * Where the caller's next note (notes commit, `show` of notes: focus-first) and next card (think and
+ * trace tools: checkout) land when the call names no place. One rule, read by every capsule and by
+ * `status`, so no answer can disagree with where a write goes.
+ */
+export function landingOf(ctx: CommandContext): { notes: Landing; cards: Landing } {
+  const checkout = checkoutOf(ctx.db, ctx.principal.agent_id).name;
+  const focus = focusOf(ctx.db, ctx.principal.agent_id);
+  const focusRef = focus === undefined ? undefined : reasoningRef(focus);
+  return {
+    notes: focusRef
+      ? { branch: focusRef.branch, doc: focusRef.notes_doc, by: "focus" }
+      : { branch: checkout, doc: DEFAULT_DOCS.notes, by: "checkout" },
+    cards: { branch: checkout, doc: DEFAULT_DOCS.graph, by: "checkout" },
+  };
 }

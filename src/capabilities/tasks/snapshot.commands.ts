@@ -7,7 +7,7 @@ import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { read } from "../../workspace/clocks";
 import { findBranch } from "../branches/branches.store";
-import { readTail } from "../docs/docs.commands";
+import { readTail } from "../docs/tail";
 import { newerThan } from "../think/card-filters.store";
 import { compactCapsule, type RenderedCapsule } from "./capsule";
 import { cards, RESUME_BUDGET, resumeInput, resumeOutput, resumeView, VIEWS } from "./resume.commands";

@@ -56,7 +56,7 @@ export interface Found {
   actions: (EngineAction & { ts: number })[];
 }
 
-export function analyze(cards: EngineCard[], edges: EngineEdge[], trace: EngineTraceEntry[]): Found {
+export function analyze(cards: EngineCard[], edges: EngineEdge[], trace: EngineTraceEntry[], viewer?: string): Found {
   const found: Found = { signals: [], actions: [] };
   if (cards.length === 0 && trace.length === 0) return found;
   const now = Math.max(0, ...cards.map((card) => card.last_ts_ms), ...trace.map((entry) => entry.ts_ms));
@@ -81,6 +81,18 @@ export function analyze(cards: EngineCard[], edges: EngineEdge[], trace: EngineT
   for (const card of drafts.slice(0, MAX_LANE_CHECKS)) {
     const relevant = card.tags.includes("pinned") || now - card.last_ts_ms <= LANE_RECENT_MS;
     if (!relevant || published.has(card.id)) continue;
+    const owner = card.lane.startsWith("agent/") ? card.lane.slice("agent/".length) : undefined;
+    if (viewer !== undefined && owner !== viewer) {
+      // Only the draft's owner may publish it: the others are told whom to ask, with no call to make.
+      signal(
+        "BM_LANE_DECISION_NOT_PUBLISHED",
+        "warning",
+        `Decision ${card.id} is a draft in ${card.lane}; only ${owner ?? "its author"} can publish it.`,
+        [card.id],
+        card.last_ts_ms,
+      );
+      continue;
+    }
     signal(
       "BM_LANE_DECISION_NOT_PUBLISHED",
       "warning",

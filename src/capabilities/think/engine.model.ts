@@ -134,5 +134,10 @@ export interface EngineInput {
   trace: EngineTraceEntry[];
   /** The step focus tag (`step:<id>`): that slice is analysed first. */
   stepTag?: string | undefined;
+  /**
+   * The agent the answer is for: only drafts in its own lane get a publish action, since publishing
+   * another agent's draft is refused (FORBIDDEN). Without it, every draft gets one.
+   */
+  viewer?: string | undefined;
   limits?: { signals?: number; actions?: number };
 }

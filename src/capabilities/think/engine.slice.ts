@@ -1,28 +1,112 @@
 /**
- * Feeds the signal engine from a read's own slice: the cards it returns, the supports/blocks edges
- * between them (one bounded read), and the trace entries it returns. Nothing beyond the slice is read,
- * so the engine costs one query on top of the view that shows it.
+ * The one slice the signal engine reads for a scope (a branch, its graph and trace docs, the lanes
+ * shown, and the plan or task it belongs to), so every read that shows the engine — `think_frontier`,
+ * `think_next`, `think_watch`, `context_pack`, the resume views and `status` — gives the same answer
+ * for the same state. A read may show fewer signals than another (a prefix of the same ranked list),
+ * never different ones. The slice is fixed and bounded: one statement for its card pages, one for the
+ * supports/blocks edges between them, one for the trace tail. A task with an open step makes the
+ * answer step-aware (its step's cards first).
  */
 import type { CommandContext } from "../../commands/context";
 import { suggest } from "../../shared/suggestion";
-import { checkoutOf, findBranch, type Source, sourcesOf } from "../branches/branches.store";
+import { type Branch, checkoutOf, findBranch, type Source, sourcesOf } from "../branches/branches.store";
 import { DEFAULT_DOCS, type Entry } from "../docs/docs.schema";
-import { edgesBetween } from "../graph/graph.store";
-import { ANY } from "./card-filters.store";
-import { visibleCards } from "./card-view";
+import { readTail } from "../docs/tail";
+import { edgesBetween, type Where } from "../graph/graph.store";
+import { queryWhere } from "../graph/graph-filters.store";
+import { firstOpenStep } from "../tasks/targets";
+import { findEntity } from "../tasks/tasks.store";
+import { ANY, allOf, BLOCKERS, OPEN, ofType } from "./card-filters.store";
+import { visibleCardPages } from "./card-view";
 import { runEngine } from "./engine";
 import type { EngineCard, EngineResult } from "./engine.model";
 
+/** Newest cards of any type, closed ones too (a closed assumption still in use is a finding): the pack's and status's size. */
+const RECENT_CARDS = 30;
+/** Open questions, hypotheses, tests and decisions per type, older ones included: the analyzers check up to 12 of a type. */
+const OPEN_PER_TYPE = 10;
+/** Newest evidence cards: evidence strength, confidence and staleness weigh evidence against what it supports. */
+const EVIDENCE_CARDS = 20;
+/** Cards marked blocked, and open questions: contradictions and confidence weigh blockers. */
+const BLOCKER_CARDS = 10;
+/** Cards tagged `assumption`, any status: BM6 looks for closed ones that still support active cards. */
+const ASSUMPTION_CARDS = 10;
+/** Cards tagged `pinned`: weak evidence, low confidence and draft decisions matter most when pinned. */
+const PINNED_CARDS = 10;
+/** Cards tagged with the step focus, any status: the step-aware pass reads only these. */
+const STEP_CARDS = 20;
+/** Newest trace entries: the stuck detector's window (BM10). */
+const TRACE_ENTRIES = 12;
 /** Edges read between the slice's cards at most. */
 const MAX_SLICE_EDGES = 500;
+/** Signals and actions kept when a read does not choose (actions: the best and one backup). */
+const DEFAULT_LIMITS = { signals: 5, actions: 2 } as const;
+/** Signals `status` shows: it answers many questions at once. */
+const STATUS_SIGNALS = 3;
 
-export function engineOver(
+const OPEN_TYPES = ["question", "hypothesis", "test", "decision"] as const;
+
+/** Where the engine reads: the branch, its docs, the lanes shown, and the plan or task aimed at. */
+export interface EngineScope {
+  branch: Branch;
+  /** The branch's sources, when the caller has them already (they are read otherwise). */
+  sources?: Source[] | undefined;
+  graphDoc: string;
+  traceDoc: string;
+  allLanes: boolean;
+  /** The plan or task the scope belongs to (its reasoning ref); a task's first open step makes the answer step-aware. */
+  target?: string | undefined;
+}
+
+/** The tag of a task's step focus (its first open step), as cards written under the task carry it. */
+export function stepTagOf(ctx: CommandContext, target: string | undefined): string | undefined {
+  const entity = target === undefined ? undefined : findEntity(ctx.db, target);
+  const step = entity?.kind === "task" ? firstOpenStep(ctx.db, entity.id) : undefined;
+  return step ? `step:${step.id.toLowerCase()}` : undefined;
+}
+
+/** The canonical slice's card pages, in one statement; with a step tag, that step's cards lead. */
+function slicePages(stepTag: string | undefined): { filter: Where; limit: number }[] {
+  return [
+    ...(stepTag === undefined ? [] : [{ filter: queryWhere({ tags_any: [stepTag] }), limit: STEP_CARDS }]),
+    { filter: ANY, limit: RECENT_CARDS },
+    ...OPEN_TYPES.map((type) => ({ filter: allOf(ofType(type), OPEN), limit: OPEN_PER_TYPE })),
+    { filter: ofType("evidence"), limit: EVIDENCE_CARDS },
+    { filter: BLOCKERS, limit: BLOCKER_CARDS },
+    { filter: queryWhere({ tags_any: ["assumption"] }), limit: ASSUMPTION_CARDS },
+    { filter: queryWhere({ tags_any: ["pinned"] }), limit: PINNED_CARDS },
+  ];
+}
+
+/**
+ * The engine's answer for a scope: the canonical slice read and analysed, step-aware under a task with
+ * an open step, its proposed think calls aimed at the scope. `limits` only cut the ranked lists.
+ */
+export function engineAnswer(ctx: CommandContext, scope: EngineScope, limits: { signals?: number; actions?: number } = {}): EngineResult {
+  const sources = scope.sources ?? sourcesOf(ctx.db, scope.branch);
+  const stepTag = stepTagOf(ctx, scope.target);
+  const cards = visibleCardPages(ctx, scope.graphDoc, sources, slicePages(stepTag), scope.allLanes).flatMap((page) => page.cards);
+  const trace = readTail(ctx, scope.branch, scope.traceDoc, undefined, TRACE_ENTRIES, sources).entries;
+  const callScope =
+    scope.target !== undefined
+      ? { target: scope.target }
+      : { branch: scope.branch.name, trace_doc: scope.traceDoc, graph_doc: scope.graphDoc };
+  return engineOver(ctx, sources, scope.graphDoc, cards, trace, {
+    stepTag,
+    signals: limits.signals ?? DEFAULT_LIMITS.signals,
+    actions: limits.actions ?? DEFAULT_LIMITS.actions,
+    scope: callScope,
+  });
+}
+
+/** Runs the engine over the given cards (de-duplicated by id), the edges between them, and trace entries. */
+function engineOver(
   ctx: CommandContext,
   sources: Source[],
   graphDoc: string,
   cards: EngineCard[],
   trace: Entry[],
-  options: { stepTag?: string | undefined; signals?: number; actions?: number; scope?: Record<string, unknown> } = {},
+  options: { stepTag: string | undefined; signals: number; actions: number; scope: Record<string, unknown> },
 ): EngineResult {
   const unique = [...new Map(cards.map((card) => [card.id, card])).values()];
   const edges =
@@ -51,9 +135,10 @@ export function engineOver(
       meta: entry.meta,
     })),
     stepTag: options.stepTag,
-    limits: { signals: options.signals ?? 5, actions: options.actions ?? 2 },
+    viewer: ctx.principal.agent_id,
+    limits: { signals: options.signals, actions: options.actions },
   });
-  return options.scope === undefined ? result : withScope(result, options.scope);
+  return withScope(result, options.scope);
 }
 
 /**
@@ -73,16 +158,14 @@ function withScope(result: EngineResult, scope: Record<string, unknown>): Engine
   };
 }
 
-/** Cards of the checkout's `graph` doc the status engine looks at (the newest). */
-const STATUS_CARDS = 30;
-
-/** The engine over the newest cards of the caller's checkout (for `status`), or undefined when there is nothing to say. */
+/** The engine over the caller's checkout (its `graph` and `trace` docs, for `status`), or undefined when there is nothing to say. */
 export function checkoutEngine(ctx: CommandContext): EngineResult | undefined {
   if (findBranch(ctx.db, "main") === undefined) return undefined;
   const branch = checkoutOf(ctx.db, ctx.principal.agent_id);
-  const sources = sourcesOf(ctx.db, branch);
-  const { cards } = visibleCards(ctx, DEFAULT_DOCS.graph, sources, ANY, { limit: STATUS_CARDS, allLanes: false });
-  if (cards.length === 0) return undefined;
-  const result = engineOver(ctx, sources, DEFAULT_DOCS.graph, cards, [], { signals: 3, actions: 2 });
+  const result = engineAnswer(
+    ctx,
+    { branch, graphDoc: DEFAULT_DOCS.graph, traceDoc: DEFAULT_DOCS.trace, allLanes: false },
+    { signals: STATUS_SIGNALS },
+  );
   return result.signals.length + result.actions.length > 0 ? result : undefined;
 }

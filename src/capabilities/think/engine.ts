@@ -44,7 +44,7 @@ const actionKey = (action: EngineAction) => `${action.kind}|${action.refs.map((r
 export function runEngine(input: EngineInput): EngineResult {
   const signalLimit = input.limits?.signals ?? 10;
   const actionLimit = input.limits?.actions ?? 2;
-  const global = analyze(input.cards, input.edges, input.trace);
+  const global = analyze(input.cards, input.edges, input.trace, input.viewer);
   let signals = rankSignals(global.signals);
   let actions = rankActions(global.actions);
   const result: EngineResult = { signals: [], actions: [], mode: "global" };
@@ -55,6 +55,7 @@ export function runEngine(input: EngineInput): EngineResult {
       stepCards,
       input.edges.filter((edge) => ids.has(edge.from) && ids.has(edge.to)),
       [],
+      input.viewer,
     );
     const stepSignals = rankSignals(step.signals);
     const stepActions = rankActions(step.actions);

@@ -1,9 +1,11 @@
 /**
  * What to think about next (seed 001 v0.2): `think_frontier` (the open questions, hypotheses, tests and
  * decisions, newest first, with the engine's signals), `think_next` (1 best + 1 backup move),
- * `think_watch` (the frontier, the latest trace entries and a watch capsule), and `think_playbook`
- * (a named reasoning skeleton). Under the tightest budgets each answers with a small stub that still
- * names the next move, never with an empty payload.
+ * `think_watch` (the frontier, the latest trace entries and a watch capsule: where, why, next, backup),
+ * and `think_playbook` (a named reasoning skeleton). The engine's answer is the scope's one answer
+ * (engine.slice.ts), the same `context_pack`, the resume views and `status` give for that state. Under
+ * the tightest budgets each answers with a small stub that still names the next move, never with an
+ * empty payload.
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
@@ -11,8 +13,8 @@ import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { fill, suggest } from "../../shared/suggestion";
 import { type Branch, sourcesOf } from "../branches/branches.store";
-import { readTail } from "../docs/docs.commands";
 import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
+import { readTail } from "../docs/tail";
 import { GRAPH_KEEP } from "../graph/graph.schema";
 import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
@@ -20,7 +22,7 @@ import { allOf, OPEN, ofType } from "./card-filters.store";
 import { cardSchema, visibleCards } from "./card-view";
 import type { EngineAction, EngineResult } from "./engine.model";
 import { engineSchema } from "./engine.schema";
-import { engineOver } from "./engine.slice";
+import { engineAnswer } from "./engine.slice";
 import { findPlaybook, PLAYBOOKS } from "./playbooks";
 
 /** Candidates per type on the frontier, by default and at most. */
@@ -40,6 +42,8 @@ interface Scope {
   branch: Branch;
   graphDoc: string;
   traceDoc: string;
+  /** The plan or task aimed at (its reasoning ref), if any. */
+  target?: string | undefined;
   /** Arguments that aim a proposed think call at this scope. */
   callScope: Record<string, unknown>;
 }
@@ -54,7 +58,7 @@ function scopeOf(ctx: CommandContext, args: { target?: unknown; branch?: string 
   const traceDoc = scope.ref?.trace_doc ?? DEFAULT_DOCS.trace;
   const callScope =
     scope.target !== undefined ? { target: scope.target } : { branch: scope.branch.name, trace_doc: traceDoc, graph_doc: graphDoc };
-  return { branch: scope.branch, graphDoc, traceDoc, callScope };
+  return { branch: scope.branch, graphDoc, traceDoc, target: scope.target, callScope };
 }
 
 function frontierOf(ctx: CommandContext, scope: Scope, perType: number, allLanes: boolean) {
@@ -63,32 +67,27 @@ function frontierOf(ctx: CommandContext, scope: Scope, perType: number, allLanes
   return { questions: group("question"), hypotheses: group("hypothesis"), tests: group("test"), decisions: group("decision") };
 }
 
-/** Trace entries the engine reads for the stuck detector (BM10). */
-const ENGINE_TRACE = 12;
+/** Signals the frontier reads show: more than a pack's, as the frontier is where reasoning is planned. */
+const FRONTIER_SIGNALS = 10;
 
-/** What the engine reads besides the frontier: the newest evidence (BM2/BM3/BM5/BM8) and the latest trace (BM10). */
-function engineFor(
-  ctx: CommandContext,
-  scope: Scope,
-  frontier: Frontier,
-  allLanes: boolean,
-  trace?: ReturnType<typeof readTail>["entries"],
-) {
-  const sources = sourcesOf(ctx.db, scope.branch);
-  const evidence = visibleCards(ctx, scope.graphDoc, sources, ofType("evidence"), { limit: DEFAULT_PER_TYPE * 4, allLanes }).cards;
-  const entries = trace ?? readTail(ctx, scope.branch, scope.traceDoc, undefined, ENGINE_TRACE).entries;
-  return engineOver(ctx, sources, scope.graphDoc, [...allCards(frontier), ...evidence], entries, {
-    signals: 10,
-    actions: 2,
-    scope: scope.callScope,
-  });
+/** The engine's one answer for the scope (engine.slice.ts): the same for every read of the same state. */
+function engineFor(ctx: CommandContext, scope: Scope, allLanes: boolean) {
+  return engineAnswer(
+    ctx,
+    { branch: scope.branch, graphDoc: scope.graphDoc, traceDoc: scope.traceDoc, allLanes, target: scope.target },
+    { signals: FRONTIER_SIGNALS },
+  );
 }
 
 type Frontier = ReturnType<typeof frontierOf>;
 
 const allCards = (frontier: Frontier) => [...frontier.questions, ...frontier.hypotheses, ...frontier.tests, ...frontier.decisions];
 
-/** A move when the engine has none: answer the newest open question, else test the newest hypothesis. */
+/**
+ * Moves when the engine has too few: answer the newest open question, test the newest hypothesis, frame
+ * the problem, name an unknown. The last two are always there (and no engine action has their kinds),
+ * so there are always a best and a backup move.
+ */
 function fallbackMoves(frontier: Frontier): EngineAction[] {
   const moves: EngineAction[] = [];
   const question = frontier.questions[0];
@@ -131,16 +130,45 @@ function fallbackMoves(frontier: Frontier): EngineAction[] {
     refs: [],
     calls: [suggest("think_add_frame", { title: fill("the problem") }, "Frame the problem")],
   });
+  moves.push({
+    kind: "ask_question",
+    priority: "low",
+    title: "Name an unknown",
+    why: "An open question gives the reasoning something to work on.",
+    refs: [],
+    calls: [suggest("think_add_question", { title: fill("what you need to find out") }, "Name an unknown")],
+  });
   return moves;
 }
 
-function movesOf(engine: EngineResult, frontier: Frontier, scope: Scope): EngineAction[] {
+/** The best and the backup move: the engine's actions, then the fallback moves of kinds it did not propose. */
+function movesOf(engine: EngineResult, frontier: Frontier, scope: Scope): [EngineAction, EngineAction] {
   const seen = new Set(engine.actions.map((action) => action.kind));
   const fallback = fallbackMoves(frontier).map((move) => ({
     ...move,
     calls: move.calls.map((call) => suggest(call.tool, { ...scope.callScope, ...call.args }, call.purpose)),
   }));
-  return [...engine.actions, ...fallback.filter((move) => !seen.has(move.kind))].slice(0, 2);
+  // Two at least: `frame` and `ask_question` are always among the fallback moves.
+  const [next, backup] = [...engine.actions, ...fallback.filter((move) => !seen.has(move.kind))] as [EngineAction, EngineAction];
+  return [next, backup];
+}
+
+/** Lines of the watch capsule's `why`, and the length of each: a capsule stays small. */
+const WHY_LINES = 3;
+const WHY_LINE_CHARS = 120;
+
+const clip = (line: string) => (line.length <= WHY_LINE_CHARS ? line : `${line.slice(0, WHY_LINE_CHARS - 1)}…`);
+
+/** Why the moves: the engine's top signals, else what the frontier holds (its counts, then its newest cards). */
+function whyOf(engine: EngineResult, frontier: Frontier, graphDoc: string): string[] {
+  if (engine.signals.length > 0) return engine.signals.slice(0, WHY_LINES).map((signal) => clip(`${signal.code}: ${signal.message}`));
+  const lists = Object.entries(frontier).filter(([, cards]) => cards.length > 0);
+  if (lists.length === 0) return [`nothing open in ${graphDoc}`];
+  const counts = `open in ${graphDoc}: ${lists.map(([name, cards]) => `${name} ${cards.length}`).join(", ")}`;
+  const newest = lists
+    .flatMap(([, cards]) => cards.slice(0, 1))
+    .map((card) => clip(`${card.type} ${card.id}: ${card.title ?? card.text ?? ""}`));
+  return [counts, ...newest].slice(0, WHY_LINES);
 }
 
 const actionSchema = engineSchema.shape.actions.element;
@@ -156,7 +184,7 @@ export const thinkFrontier = defineCommand({
   name: "think.frontier",
   tool: "think_frontier",
   title: "Open reasoning frontier",
-  description: `The open questions, hypotheses, tests and decisions of a graph doc (newest first, ${DEFAULT_PER_TYPE} per type by default), with the signal engine's findings over them. Aim: target, branch + graph_doc, or your checkout.`,
+  description: `The open questions, hypotheses, tests and decisions of a graph doc (newest first, ${DEFAULT_PER_TYPE} per type by default), with the signal engine's answer for the scope (the same one context_pack and the resume views give; step-aware under a task with an open step). Aim: target, branch + graph_doc, or your checkout.`,
   kind: "read",
   input: { ...scopeFields, limit_per_type: z.number().int().min(1).max(MAX_PER_TYPE).default(DEFAULT_PER_TYPE) },
   output: { branch: z.string(), graph_doc: z.string(), frontier: frontierSchema, engine: engineSchema, truncated: z.boolean() },
@@ -180,7 +208,7 @@ export const thinkFrontier = defineCommand({
   handler: (ctx, args) => {
     const scope = scopeOf(ctx, args);
     const frontier = frontierOf(ctx, scope, args.limit_per_type, args.all_lanes);
-    const engine = engineFor(ctx, scope, frontier, args.all_lanes);
+    const engine = engineFor(ctx, scope, args.all_lanes);
     return { branch: scope.branch.name, graph_doc: scope.graphDoc, frontier, engine, truncated: false };
   },
 });
@@ -210,13 +238,13 @@ export const thinkNext = defineCommand({
   handler: (ctx, args) => {
     const scope = scopeOf(ctx, args);
     const frontier = frontierOf(ctx, scope, DEFAULT_PER_TYPE, args.all_lanes);
-    const engine = engineFor(ctx, scope, frontier, args.all_lanes);
+    const engine = engineFor(ctx, scope, args.all_lanes);
     const [next, backup] = movesOf(engine, frontier, scope);
     return {
       branch: scope.branch.name,
       graph_doc: scope.graphDoc,
-      next: next ?? null,
-      backup: backup ?? null,
+      next,
+      backup,
       signals: engine.signals,
       truncated: false,
     };
@@ -227,7 +255,7 @@ export const thinkWatch = defineCommand({
   name: "think.watch",
   tool: "think_watch",
   title: "Watch the reasoning",
-  description: `The frontier (${DEFAULT_PER_TYPE} per type), the latest ${WATCH_TRACE} trace entries and a watch capsule (where, the best and backup move). When target is given, the docs come from its reasoning ref.`,
+  description: `The frontier (${DEFAULT_PER_TYPE} per type), the latest ${WATCH_TRACE} trace entries and a watch capsule (where, why: up to ${WHY_LINES} lines, the best and backup move). When target is given, the docs come from its reasoning ref.`,
   kind: "read",
   input: scopeFields,
   output: {
@@ -239,8 +267,9 @@ export const thinkWatch = defineCommand({
     engine: engineSchema,
     watch_capsule: z.object({
       where: z.object({ branch: z.string(), graph_doc: z.string(), trace_doc: z.string() }),
-      next: actionSchema.nullable(),
-      backup: actionSchema.nullable(),
+      why: z.array(z.string()).max(WHY_LINES),
+      next: actionSchema,
+      backup: actionSchema,
     }),
     truncated: z.boolean(),
   },
@@ -257,7 +286,7 @@ export const thinkWatch = defineCommand({
     const scope = scopeOf(ctx, args);
     const frontier = frontierOf(ctx, scope, DEFAULT_PER_TYPE, args.all_lanes);
     const trace = readTail(ctx, scope.branch, scope.traceDoc, undefined, WATCH_TRACE).entries;
-    const engine = engineFor(ctx, scope, frontier, args.all_lanes, trace);
+    const engine = engineFor(ctx, scope, args.all_lanes);
     const [next, backup] = movesOf(engine, frontier, scope);
     return {
       branch: scope.branch.name,
@@ -268,8 +297,9 @@ export const thinkWatch = defineCommand({
       engine,
       watch_capsule: {
         where: { branch: scope.branch.name, graph_doc: scope.graphDoc, trace_doc: scope.traceDoc },
-        next: next ?? null,
-        backup: backup ?? null,
+        why: whyOf(engine, frontier, scope.graphDoc),
+        next,
+        backup,
       },
       truncated: false,
     };

@@ -1,7 +1,8 @@
 /**
  * Resumption packs (seed 001 v0.2): `context_pack` merges the tails of notes and trace with the newest
- * cards and the signals (decisions, evidence, blockers) of one scope into one bounded answer, with a
- * bridge to the checkout when a target has no context yet; `think_pack` is the compact card slice.
+ * cards and the signals (decisions, evidence, blockers) of one scope into one bounded answer, with the
+ * engine's answer for that scope (engine.slice.ts) and a bridge to the checkout when a target has no
+ * context yet; `think_pack` is the compact card slice.
  * Both only read: nothing is created for a target that has no reasoning yet.
  */
 import { z } from "zod";
@@ -12,9 +13,9 @@ import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
 import type { Warning } from "../../shared/result";
 import { checkoutOf, type Source, sourcesOf } from "../branches/branches.store";
-import { readTail } from "../docs/docs.commands";
 import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
 import { paginationSchema } from "../docs/paging";
+import { readTail } from "../docs/tail";
 import { GRAPH_KEEP } from "../graph/graph.schema";
 import type { Where } from "../graph/graph.store";
 import { reasoningScope } from "../tasks/scope";
@@ -22,7 +23,7 @@ import { targetSchema } from "../tasks/tasks.schema";
 import { ANY, BLOCKERS, ofType } from "./card-filters.store";
 import { type Card, cardSchema, visibleCardPages, visibleCards } from "./card-view";
 import { engineSchema } from "./engine.schema";
-import { engineOver } from "./engine.slice";
+import { engineAnswer } from "./engine.slice";
 
 /** Seed 001 defaults. */
 const DEFAULTS = { notes: 20, trace: 50, cards: 30, signals: 5 } as const;
@@ -185,10 +186,14 @@ export const contextPack = defineCommand({
       ],
       args.all_lanes,
     ).map((page) => page.cards) as [Card[], Card[], Card[], Card[]];
-    const engineScope =
-      scope.target !== undefined ? { target: scope.target } : { branch: scope.branch.name, trace_doc: docs.trace, graph_doc: docs.graph };
-    const engine = engineOver(ctx, sources, docs.graph, [...cards, ...decisions, ...evidence, ...blockers], trace.entries, {
-      scope: engineScope,
+    // The scope's one engine answer (engine.slice.ts), not one over the pack's own lists.
+    const engine = engineAnswer(ctx, {
+      branch: scope.branch,
+      sources,
+      graphDoc: docs.graph,
+      traceDoc: docs.trace,
+      allLanes: args.all_lanes,
+      target: scope.target,
     });
     const pack = {
       requested: { target: scope.target ?? null, ref: args.ref ?? null },

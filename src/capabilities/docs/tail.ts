@@ -1,0 +1,37 @@
+/**
+ * The newest entries of a document as a page (oldest first, with a cursor back to older ones), and the
+ * content cap every read of entries uses: shared by `show` and by the views of other capabilities that
+ * show a document's tail (resume views, packs, the engine's slice), which must not depend on commands.
+ */
+import type { CommandContext } from "../../commands/context";
+import { type Branch, type Source, sourcesOf } from "../branches/branches.store";
+import { namer, toEntry, viewPage } from "./docs.store";
+import { tailPagination } from "./paging";
+
+/** Reads load at most budget + 1 characters of content (see PageWindow.contentChars). */
+export function contentCap(ctx: CommandContext): number | undefined {
+  return ctx.readLimitChars === undefined ? undefined : ctx.readLimitChars + 1;
+}
+
+/** `sources`: the branch's sources when the caller has them already (they are read otherwise). */
+export function readTail(
+  ctx: CommandContext,
+  branch: Branch,
+  doc: string,
+  cursor: number | undefined,
+  limit: number,
+  sources: Source[] = sourcesOf(ctx.db, branch),
+) {
+  const page = viewPage(ctx.db, sources, doc, { before: cursor, limit, order: "newest", contentChars: contentCap(ctx) });
+  const name = namer(ctx.db, sources);
+  const entries = page.rows.reverse().map((row) => toEntry(row, name(row.branch_id)));
+  return {
+    entries,
+    pagination: tailPagination(
+      entries.map((entry) => entry.seq),
+      page.has_more,
+      cursor,
+      limit,
+    ),
+  };
+}

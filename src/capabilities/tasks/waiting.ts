@@ -1,0 +1,96 @@
+/**
+ * What waits for the caller besides its focus, each as a `why` line and the call that takes it up:
+ * an open graph conflict, its Record-Sync session, a step lease it holds, what the signal engine finds
+ * in its checkout (stale or weak evidence, …), a queued job. The portal capsule (capsule.ts) ranks them
+ * with the focus by the order docs/portals.md states ("What waits"); this module only finds them, each
+ * with one bounded read. Read-only.
+ */
+import type { CommandContext } from "../../commands/context";
+import { type Suggestion, suggest } from "../../shared/suggestion";
+import type { Branch } from "../branches/branches.store";
+import { DEFAULT_DOCS } from "../docs/docs.schema";
+import { firstOpenConflict } from "../graph/conflicts.store";
+import { oldestQueued } from "../jobs/jobs.store";
+import { projectTick, sessionStatus } from "../records/session-select";
+import { countActive, openSessionsOf } from "../records/sessions.store";
+import { checkoutEngine } from "../think/engine.slice";
+import { heldLease } from "./leases.store";
+import { findStep } from "./steps.store";
+
+/** One thing that waits: why it matters (one short line) and the call that takes it up. */
+export interface Wait {
+  why: string;
+  action: Suggestion;
+}
+
+/** Titles in a `why` line are cut so a line stays short whatever the title. */
+const MAX_WHY_TITLE = 60;
+const short = (text: string) => (text.length <= MAX_WHY_TITLE ? text : `${text.slice(0, MAX_WHY_TITLE - 1)}…`);
+
+/** The oldest open conflict merged into the checkout's `graph` doc: it leaves merged work undecided. */
+export function openConflict(ctx: CommandContext, checkout: Branch): Wait | undefined {
+  const conflict = firstOpenConflict(ctx.db, checkout.id, DEFAULT_DOCS.graph);
+  if (!conflict) return undefined;
+  return {
+    why: `open graph conflict on ${conflict.key} (${conflict.conflict_id}) in ${checkout.name}: see it, then resolve it`,
+    action: suggest(
+      "graph.conflict.show",
+      { conflict_id: conflict.conflict_id },
+      `See the conflict on ${conflict.key}: base, theirs and ours`,
+    ),
+  };
+}
+
+/**
+ * The caller's open Record-Sync session (its lowest-numbered): stale, it must sync before it reasons on
+ * its active records; in sync, syncing shows them with nothing missed. `stale` says which.
+ */
+export function recordSession(ctx: CommandContext): (Wait & { stale: boolean }) | undefined {
+  const session = openSessionsOf(ctx.db, ctx.principal.agent_id, 1)[0];
+  if (!session) return undefined;
+  const tick = projectTick(ctx);
+  const stale = sessionStatus(session, tick) === "stale";
+  const active = countActive(ctx.db, session.id);
+  const args = { session_id: session.id };
+  const records = `${active} active record${active === 1 ? "" : "s"}`;
+  return stale
+    ? {
+        stale,
+        why: `your Record-Sync session ${session.id} is stale: ${tick - session.last_sync_tick} writes since its last sync (${records})`,
+        action: suggest("records.sync", args, `Sync ${session.id}: what other sessions changed`),
+      }
+    : {
+        stale,
+        why: `your Record-Sync session ${session.id} is open with ${records}`,
+        action: suggest("records.sync", args, `Go on in ${session.id}: sync it, then reason on its records`),
+      };
+}
+
+/** A live step lease the caller holds: the task it holds a step of is the work to take up. */
+export function heldStep(ctx: CommandContext): { task: string; why: string } | undefined {
+  const lease = heldLease(ctx.db, ctx.principal.agent_id);
+  if (!lease) return undefined;
+  const step = findStep(ctx.db, lease.task_id, { id: lease.step_id });
+  const at = step ? `${step.path} of ${lease.task_id}` : `${lease.step_id} of ${lease.task_id}`;
+  return { task: lease.task_id, why: `you hold the lease on ${at} until tick ${lease.expires_tick}` };
+}
+
+/** The signal engine's best move over the checkout's newest cards (stale or weak evidence, …). */
+export function engineFinding(ctx: CommandContext): Wait | undefined {
+  const engine = checkoutEngine(ctx);
+  const action = engine?.actions[0];
+  const call = action?.calls[0];
+  if (!action || !call) return undefined;
+  const signal = engine.signals.find((candidate) => candidate.refs.some((ref) => action.refs.some((mine) => mine.id === ref.id)));
+  return { why: short(signal ? `${signal.code}: ${signal.message}` : action.title), action: call };
+}
+
+/** The oldest job queued for any agent. */
+export function queuedJob(ctx: CommandContext): Wait | undefined {
+  const queued = oldestQueued(ctx.db, false);
+  if (!queued) return undefined;
+  return {
+    why: `${queued.id} is queued for any agent: ${short(queued.title)}`,
+    action: suggest("jobs.claim", { job: queued.id }, `Claim ${queued.id}, queued for any agent`),
+  };
+}
