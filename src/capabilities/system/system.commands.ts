@@ -106,7 +106,7 @@ export const status = defineCommand({
         kind: z.string(),
       })
       .optional(),
-    engine: engineSchema.optional().describe("The signal engine over the newest cards of your checkout's graph doc."),
+    engine: engineSchema.optional().describe("The signal engine's answer for your checkout (the slice every read of it shares)."),
   },
   handler: (ctx) => {
     const event = lastJournalEvent(ctx.db);

@@ -75,9 +75,12 @@ export function heldStep(ctx: CommandContext): { task: string; why: string } | u
   return { task: lease.task_id, why: `you hold the lease on ${at} until tick ${lease.expires_tick}` };
 }
 
-/** The signal engine's best move over the checkout's newest cards (stale or weak evidence, …). */
+/** Signals read with the engine's best move, to find the one that explains it. */
+const ENGINE_SIGNALS = 10;
+
+/** The signal engine's best move over the checkout (stale or weak evidence, …). */
 export function engineFinding(ctx: CommandContext): Wait | undefined {
-  const engine = checkoutEngine(ctx);
+  const engine = checkoutEngine(ctx, { signals: ENGINE_SIGNALS, actions: 1 });
   const action = engine?.actions[0];
   const call = action?.calls[0];
   if (!action || !call) return undefined;

@@ -41,8 +41,12 @@ const TRACE_ENTRIES = 12;
 const MAX_SLICE_EDGES = 500;
 /** Signals and actions kept when a read does not choose (actions: the best and one backup). */
 const DEFAULT_LIMITS = { signals: 5, actions: 2 } as const;
-/** Signals `status` shows: it answers many questions at once. */
-const STATUS_SIGNALS = 3;
+/**
+ * What the checkout's answer keeps by default: `status` shows 3 signals and no action (it answers many
+ * questions at once; the portal capsule ranks the engine's best action among what waits, and
+ * `think_next` gives the moves).
+ */
+const CHECKOUT_LIMITS = { signals: 3, actions: 0 } as const;
 
 const OPEN_TYPES = ["question", "hypothesis", "test", "decision"] as const;
 
@@ -56,6 +60,8 @@ export interface EngineScope {
   allLanes: boolean;
   /** The plan or task the scope belongs to (its reasoning ref); a task's first open step makes the answer step-aware. */
   target?: string | undefined;
+  /** The caller's own checkout: proposed think calls name no place, since think tools default to it. */
+  checkout?: boolean;
 }
 
 /** The tag of a task's step focus (its first open step), as cards written under the task carry it. */
@@ -90,7 +96,9 @@ export function engineAnswer(ctx: CommandContext, scope: EngineScope, limits: { 
   const callScope =
     scope.target !== undefined
       ? { target: scope.target }
-      : { branch: scope.branch.name, trace_doc: scope.traceDoc, graph_doc: scope.graphDoc };
+      : scope.checkout
+        ? {}
+        : { branch: scope.branch.name, trace_doc: scope.traceDoc, graph_doc: scope.graphDoc };
   return engineOver(ctx, sources, scope.graphDoc, cards, trace, {
     stepTag,
     signals: limits.signals ?? DEFAULT_LIMITS.signals,
@@ -159,13 +167,16 @@ function withScope(result: EngineResult, scope: Record<string, unknown>): Engine
 }
 
 /** The engine over the caller's checkout (its `graph` and `trace` docs, for `status`), or undefined when there is nothing to say. */
-export function checkoutEngine(ctx: CommandContext): EngineResult | undefined {
+export function checkoutEngine(
+  ctx: CommandContext,
+  limits: { signals: number; actions: number } = CHECKOUT_LIMITS,
+): EngineResult | undefined {
   if (findBranch(ctx.db, "main") === undefined) return undefined;
   const branch = checkoutOf(ctx.db, ctx.principal.agent_id);
   const result = engineAnswer(
     ctx,
-    { branch, graphDoc: DEFAULT_DOCS.graph, traceDoc: DEFAULT_DOCS.trace, allLanes: false },
-    { signals: STATUS_SIGNALS },
+    { branch, graphDoc: DEFAULT_DOCS.graph, traceDoc: DEFAULT_DOCS.trace, allLanes: false, checkout: true },
+    limits,
   );
   return result.signals.length + result.actions.length > 0 ? result : undefined;
 }
