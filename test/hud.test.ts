@@ -123,13 +123,16 @@ const BEST_MOVES: Record<string, { owner: string; newcomer: string }> = {
 };
 
 describe("per crawler state", () => {
-  it("the best move is the kind the state calls for, for its owner and a newcomer", async () => {
+  it("the best move is the kind the state calls for, for its owner and a newcomer, and the same state gives the same capsule", async () => {
     expect(Object.keys(BEST_MOVES).sort()).toEqual(STATES.map((candidate) => candidate.name).sort());
     const seen: Record<string, { owner: string; newcomer: string }> = {};
     for (const candidate of STATES) {
       const workspace = `hud-kinds/${candidate.name}`;
       await candidate.build(workspace);
-      seen[candidate.name] = { owner: (await bestMove(workspace, OWNER)).move, newcomer: (await bestMove(workspace, NEWCOMER)).move };
+      const owner = await bestMove(workspace, OWNER);
+      const newcomer = await bestMove(workspace, NEWCOMER);
+      seen[candidate.name] = { owner: owner.move, newcomer: newcomer.move };
+      expect(JSON.stringify((await bestMove(workspace, OWNER)).capsule), candidate.name).toBe(JSON.stringify(owner.capsule));
     }
     expect(seen).toEqual(BEST_MOVES);
   });

@@ -161,7 +161,12 @@ function landingWhy(landing: ReturnType<typeof landingOf>, focus: string): strin
  * on most recently (any agent's); then the caller's open session, what the engine finds in the
  * checkout, a queued job; in a workspace with none of these, create a plan.
  */
-function movesOf(ctx: CommandContext, checkout: Branch, focused: EntityRow | undefined): { moves: Move[]; target?: EntityRow } {
+function movesOf(
+  ctx: CommandContext,
+  checkout: Branch,
+  focused: EntityRow | undefined,
+  landing: ReturnType<typeof landingOf>,
+): { moves: Move[]; target?: EntityRow } {
   const moves: Move[] = [];
   let target = focused;
   const conflict = openConflict(ctx, checkout);
@@ -173,7 +178,7 @@ function movesOf(ctx: CommandContext, checkout: Branch, focused: EntityRow | und
     moves.push({
       why: [
         `focus ${focused.id} (${focused.kind}, ${focused.status}): ${short(focused.title)}`,
-        ...landingWhy(landingOf(ctx), focused.id),
+        ...landingWhy(landing, focused.id),
         ...stepWhy(ctx, step, focused),
       ],
       next: targetNext(stand),
@@ -217,7 +222,8 @@ export function focusCapsule(ctx: CommandContext): Capsule {
   const focus = focusOf(ctx.db, ctx.principal.agent_id);
   const focused = focus === undefined ? undefined : findEntity(ctx.db, focus);
   const checkout = checkoutOf(ctx.db, ctx.principal.agent_id);
-  const { moves, target: entity } = movesOf(ctx, checkout, focused);
+  const landing = landingOf(ctx, { checkout: checkout.name, focus: focused?.id });
+  const { moves, target: entity } = movesOf(ctx, checkout, focused, landing);
   const { why, next } = rank(moves);
   // `where.target` is the focus, else the plan or task a move takes up.
   const stand = entity ? standing(ctx, entity) : undefined;
@@ -226,7 +232,7 @@ export function focusCapsule(ctx: CommandContext): Capsule {
       workspace: ctx.workspace,
       branch: checkout.name,
       docs: { ...DEFAULT_DOCS },
-      writes: landingOf(ctx),
+      writes: landing,
       focus: focused?.id ?? null,
       target: entity ? targetOf(entity) : null,
       step_focus: stand ? stepFocusOf(stand.stepFocus, stand.lease) : null,

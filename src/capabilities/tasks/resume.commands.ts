@@ -316,7 +316,18 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const engine =
     branch === undefined
       ? undefined
-      : engineAnswer(ctx, { branch, graphDoc: ref.graph_doc, traceDoc: ref.trace_doc, allLanes, target: entity.id });
+      : engineAnswer(ctx, {
+          branch,
+          graphDoc: ref.graph_doc,
+          traceDoc: ref.trace_doc,
+          allLanes,
+          target: entity.id,
+          stepTag: stepTag ?? null,
+          // The view's trace tail, when it is the newest entries, spares the engine its own read.
+          ...(args.trace_cursor === undefined && limits.trace > 0
+            ? { traceTail: { entries: trace.entries, has_more: trace.pagination.has_more } }
+            : {}),
+        });
   const engineAction = engine?.actions[0];
   const capsule = targetCapsule({
     ctx,

@@ -71,11 +71,15 @@ export interface Landing {
 /**
  * Where the caller's next note (notes commit, `show` of notes: focus-first) and next card (think and
  * trace tools: checkout) land when the call names no place. One rule, read by every capsule and by
- * `status`, so no answer can disagree with where a write goes.
+ * `status`, so no answer can disagree with where a write goes. `known`: the checkout and focus when the
+ * caller has read them already.
  */
-export function landingOf(ctx: CommandContext): { notes: Landing; cards: Landing } {
-  const checkout = checkoutOf(ctx.db, ctx.principal.agent_id).name;
-  const focus = focusOf(ctx.db, ctx.principal.agent_id);
+export function landingOf(
+  ctx: CommandContext,
+  known?: { checkout: string; focus: string | undefined },
+): { notes: Landing; cards: Landing } {
+  const checkout = known?.checkout ?? checkoutOf(ctx.db, ctx.principal.agent_id).name;
+  const focus = known ? known.focus : focusOf(ctx.db, ctx.principal.agent_id);
   const focusRef = focus === undefined ? undefined : reasoningRef(focus);
   return {
     notes: focusRef

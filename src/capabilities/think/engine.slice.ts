@@ -62,6 +62,16 @@ export interface EngineScope {
   target?: string | undefined;
   /** The caller's own checkout: proposed think calls name no place, since think tools default to it. */
   checkout?: boolean;
+  /** Read already by the caller, to save the reads: the target's step tag (null: no open step). */
+  stepTag?: string | null;
+  /** Read already by the caller: the trace doc's newest entries (oldest first, no cursor) and whether older ones exist. */
+  traceTail?: { entries: Entry[]; has_more: boolean };
+}
+
+/** The engine's trace window from a tail the caller read, when that tail covers it. */
+function knownTrace(tail: EngineScope["traceTail"]): Entry[] | undefined {
+  if (tail === undefined || (tail.entries.length < TRACE_ENTRIES && tail.has_more)) return undefined;
+  return tail.entries.slice(-TRACE_ENTRIES);
 }
 
 /** The tag of a task's step focus (its first open step), as cards written under the task carry it. */
@@ -90,9 +100,9 @@ function slicePages(stepTag: string | undefined): { filter: Where; limit: number
  */
 export function engineAnswer(ctx: CommandContext, scope: EngineScope, limits: { signals?: number; actions?: number } = {}): EngineResult {
   const sources = scope.sources ?? sourcesOf(ctx.db, scope.branch);
-  const stepTag = stepTagOf(ctx, scope.target);
+  const stepTag = scope.stepTag === undefined ? stepTagOf(ctx, scope.target) : (scope.stepTag ?? undefined);
   const cards = visibleCardPages(ctx, scope.graphDoc, sources, slicePages(stepTag), scope.allLanes).flatMap((page) => page.cards);
-  const trace = readTail(ctx, scope.branch, scope.traceDoc, undefined, TRACE_ENTRIES, sources).entries;
+  const trace = knownTrace(scope.traceTail) ?? readTail(ctx, scope.branch, scope.traceDoc, undefined, TRACE_ENTRIES, sources).entries;
   const callScope =
     scope.target !== undefined
       ? { target: scope.target }
