@@ -11,7 +11,8 @@
  */
 
 import { ensureMain } from "../capabilities/branches/branches.store";
-import { compactCapsule, focusCapsule, type RenderedCapsule } from "../capabilities/tasks/capsule";
+import { focusCapsule } from "../capabilities/tasks/capsule";
+import { compactCapsule, type RenderedCapsule } from "../capabilities/tasks/capsule.compact";
 import { isRestoreCall, parseRestore, refuseWhileRestoring } from "../capabilities/workspace/restore-state";
 import { findCommand } from "../commands/catalog";
 import type { CommandContext, JournalNote, Principal } from "../commands/context";

@@ -16,7 +16,7 @@ import { paginationSchema } from "../docs/paging";
 import { edgeSchema } from "../graph/graph.schema";
 import { openJobRef, parseJobRef } from "../jobs/job-refs";
 import { jobEventSchema, jobItemSchema, jobSchema } from "../jobs/jobs.schema";
-import { actionOnlyCapsule, compactCapsule, type RenderedCapsule } from "../tasks/capsule";
+import { actionOnlyCapsule, compactCapsule, type RenderedCapsule } from "../tasks/capsule.compact";
 import { entitySchema, reasoningRefSchema, stepSchema } from "../tasks/tasks.schema";
 import { cardSchema } from "../think/card-view";
 import { openCard, openEntry, openStep, openTarget } from "./open.views";

@@ -9,11 +9,11 @@
  * - `why`: at most MAX_WHY short lines, most important first;
  * - `next`: 1 best + 1 backup action, both suggestions (rendered for the caller's connection).
  *
- * The compact form keeps what the smallest budgets can carry: the ids of `where` and the best action,
- * whole and pasteable but for its purpose. Deterministic: the same store gives the same capsule.
+ * Its smaller forms for the smallest budgets are in capsule.compact.ts. Deterministic: the same store
+ * gives the same capsule.
  */
 import type { CommandContext } from "../../commands/context";
-import { fill, type RenderedSuggestion, type Suggestion, suggest } from "../../shared/suggestion";
+import { fill, type Suggestion, suggest } from "../../shared/suggestion";
 import { type Branch, checkoutOf, MAIN } from "../branches/branches.store";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { type LeaseRow, liveLease } from "./leases.store";
@@ -27,6 +27,8 @@ import { engineFinding, heldStep, openConflict, queuedJob, recordSession, type W
 
 /** Lines of `why`: the focus, its step and one signal; small enough for a 300-character capsule. */
 export const MAX_WHY = 3;
+/** Plan and task statuses that are work still to do. */
+const OPEN_STATUSES: ReadonlySet<string> = new Set(["ACTIVE", "TODO"]);
 /** Titles are cut in `where` and `why` so the capsule stays small whatever the titles are. */
 const MAX_TITLE_CHARS = 60;
 
@@ -125,13 +127,11 @@ interface Move {
   next: Capsule["next"];
 }
 
-/** A wait taken up on its own: its backup is whatever ranks next. */
-const waitMove = (wait: Wait, backup: Suggestion): Move => ({ why: [wait.why], next: { action: wait.action, backup } });
+/** A wait as a move. Its own backup is never shown: a move always ranks after it, and gives the backup. */
+const waitMove = (wait: Wait): Move => ({ why: [wait.why], next: { action: wait.action, backup: wait.action } });
 
 /** With no focus: take up the plan or task worked on most recently, or the one whose step you hold. */
-function takeUpMove(ctx: CommandContext, entity: EntityRow, held: ReturnType<typeof heldStep>): Move {
-  const stand = standing(ctx, entity);
-  const step = stepFocusOf(stand.stepFocus, stand.lease);
+function takeUpMove(ctx: CommandContext, entity: EntityRow, step: StepFocus | null, held: ReturnType<typeof heldStep>): Move {
   const heldBy = step?.lease ? `; its step ${step.path} is leased by ${step.lease.holder}` : "";
   const reason = held?.task === entity.id ? "whose step you hold" : `the ${entity.kind} worked on most recently`;
   const first =
@@ -166,15 +166,16 @@ function movesOf(
   checkout: Branch,
   focused: EntityRow | undefined,
   landing: ReturnType<typeof landingOf>,
-): { moves: Move[]; target?: EntityRow } {
+): { moves: Move[]; target?: EntityRow; step: StepFocus | null } {
   const moves: Move[] = [];
   let target = focused;
+  let step: StepFocus | null = null;
   const conflict = openConflict(ctx, checkout);
   const session = recordSession(ctx);
   const pending: Wait[] = [...(conflict ? [conflict] : []), ...(session?.stale ? [session] : [])];
   if (focused) {
     const stand = standing(ctx, focused);
-    const step = stepFocusOf(stand.stepFocus, stand.lease);
+    step = stepFocusOf(stand.stepFocus, stand.lease);
     moves.push({
       why: [
         `focus ${focused.id} (${focused.kind}, ${focused.status}): ${short(focused.title)}`,
@@ -184,13 +185,20 @@ function movesOf(
       next: targetNext(stand),
     });
   } else {
-    const held = heldStep(ctx);
+    const lease = heldStep(ctx);
+    const leased = lease === undefined ? undefined : findEntity(ctx.db, lease.task);
+    // A lease left on a finished task is no work to take up.
+    const held = leased && OPEN_STATUSES.has(leased.status) ? lease : undefined;
     const activeId = held?.task ?? mostRecentlyActive(ctx.db);
     const active = activeId === undefined ? undefined : findEntity(ctx.db, activeId);
-    if (active) moves.push(takeUpMove(ctx, active, held));
+    if (active) {
+      const stand = standing(ctx, active);
+      step = stepFocusOf(stand.stepFocus, stand.lease);
+      moves.push(takeUpMove(ctx, active, step, held));
+    }
     target = active;
     const later = [...(session && !session.stale ? [session] : []), engineFinding(ctx), queuedJob(ctx)];
-    for (const wait of later) if (wait) moves.push(waitMove(wait, wait.action));
+    for (const wait of later) if (wait) moves.push(waitMove(wait));
     if (!active) {
       moves.push({
         why: ["no focus, and no open plan or task"],
@@ -201,8 +209,7 @@ function movesOf(
       });
     }
   }
-  const ranked = pending.map((wait) => waitMove(wait, wait.action));
-  return { moves: [...ranked, ...moves], ...(target ? { target } : {}) };
+  return { moves: [...pending.map(waitMove), ...moves], ...(target ? { target } : {}), step };
 }
 
 /** The first move is the best; the backup is the second move's best, else the first move's own backup. */
@@ -223,10 +230,9 @@ export function focusCapsule(ctx: CommandContext): Capsule {
   const focused = focus === undefined ? undefined : findEntity(ctx.db, focus);
   const checkout = checkoutOf(ctx.db, ctx.principal.agent_id);
   const landing = landingOf(ctx, { checkout: checkout.name, focus: focused?.id });
-  const { moves, target: entity } = movesOf(ctx, checkout, focused, landing);
+  // `where.target` is the focus, else the plan or task a move takes up; `step` its open step.
+  const { moves, target: entity, step } = movesOf(ctx, checkout, focused, landing);
   const { why, next } = rank(moves);
-  // `where.target` is the focus, else the plan or task a move takes up.
-  const stand = entity ? standing(ctx, entity) : undefined;
   return {
     where: {
       workspace: ctx.workspace,
@@ -235,7 +241,7 @@ export function focusCapsule(ctx: CommandContext): Capsule {
       writes: landing,
       focus: focused?.id ?? null,
       target: entity ? targetOf(entity) : null,
-      step_focus: stand ? stepFocusOf(stand.stepFocus, stand.lease) : null,
+      step_focus: step,
       lane: laneOf(ctx),
     },
     why,
@@ -358,40 +364,5 @@ export function targetCapsule(input: TargetCapsuleInput): Capsule {
     },
     why: input.signals.slice(0, MAX_WHY),
     next,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The compact form
-
-/** A capsule as it is sent: its suggestions rendered. */
-export interface RenderedCapsule {
-  where: CapsuleWhere;
-  next: { action: RenderedSuggestion };
-}
-
-function bestAction(capsule: RenderedCapsule): Omit<RenderedSuggestion, "purpose"> {
-  const { purpose: _purpose, ...action } = capsule.next.action;
-  return action;
-}
-
-/** The capsule for the last rung of a budget: the best action alone, whole and pasteable. */
-export function actionOnlyCapsule(capsule: RenderedCapsule) {
-  return { next: { action: bestAction(capsule) } };
-}
-
-/** The compact capsule, from a rendered one: the ids of `where` and the best action without its purpose. */
-export function compactCapsule(capsule: RenderedCapsule) {
-  const { where } = capsule;
-  const action = bestAction(capsule);
-  return {
-    where: {
-      workspace: where.workspace,
-      branch: where.branch,
-      focus: where.focus,
-      target: where.target?.id ?? null,
-      step_focus: where.step_focus === null ? null : { step_id: where.step_focus.step_id },
-    },
-    next: { action },
   };
 }

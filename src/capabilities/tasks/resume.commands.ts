@@ -28,7 +28,8 @@ import { ANY, allOf, BLOCKERS, OPEN, ofType } from "../think/card-filters.store"
 import { type CardPage, cardSchema, visibleCards } from "../think/card-view";
 import { engineSchema } from "../think/engine.schema";
 import { engineAnswer } from "../think/engine.slice";
-import { actionOnlyCapsule, compactCapsule, nextTaskOf, type RenderedCapsule, targetCapsule } from "./capsule";
+import { nextTaskOf, targetCapsule } from "./capsule";
+import { actionOnlyCapsule, compactCapsule, type RenderedCapsule } from "./capsule.compact";
 import { liveLease } from "./leases.store";
 import { orderedSteps, type StepRow, toStep } from "./steps.store";
 import { firstOpenStep, reasoningRef, resolveTarget } from "./targets";
@@ -313,21 +314,11 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const trace = tail(ref.trace_doc, limits.trace, args.trace_cursor);
   const focus = focusOf(ctx.db, ctx.principal.agent_id) ?? null;
   // The target's one engine answer (engine.slice.ts), whatever the view lists; step-aware on the step focus.
-  const engine =
-    branch === undefined
-      ? undefined
-      : engineAnswer(ctx, {
-          branch,
-          graphDoc: ref.graph_doc,
-          traceDoc: ref.trace_doc,
-          allLanes,
-          target: entity.id,
-          stepTag: stepTag ?? null,
-          // The view's trace tail, when it is the newest entries, spares the engine its own read.
-          ...(args.trace_cursor === undefined && limits.trace > 0
-            ? { traceTail: { entries: trace.entries, has_more: trace.pagination.has_more } }
-            : {}),
-        });
+  // The view's step tag and trace tail (when it is the newest entries) spare the engine its own reads.
+  const scope = { graphDoc: ref.graph_doc, traceDoc: ref.trace_doc, allLanes, target: entity.id, stepTag: stepTag ?? null };
+  const known = args.trace_cursor === undefined && limits.trace > 0;
+  const traceTail = known ? { traceTail: { entries: trace.entries, has_more: trace.pagination.has_more } } : {};
+  const engine = branch === undefined ? undefined : engineAnswer(ctx, { ...scope, branch, ...traceTail });
   const engineAction = engine?.actions[0];
   const capsule = targetCapsule({
     ctx,

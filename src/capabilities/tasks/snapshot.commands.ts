@@ -9,7 +9,7 @@ import { read } from "../../workspace/clocks";
 import { findBranch } from "../branches/branches.store";
 import { readTail } from "../docs/tail";
 import { newerThan } from "../think/card-filters.store";
-import { compactCapsule, type RenderedCapsule } from "./capsule";
+import { compactCapsule, type RenderedCapsule } from "./capsule.compact";
 import { cards, RESUME_BUDGET, resumeInput, resumeOutput, resumeView, VIEWS } from "./resume.commands";
 import { baselineOf, setBaseline } from "./snapshots.store";
 
