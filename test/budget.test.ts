@@ -1,6 +1,7 @@
 // End-to-end: the budget contract on every read (used_chars ≤ max_chars, max_bytes, max_lines, clamping,
 // truncation that keeps ids and pagination) and the export snapshot, through the real MCP endpoint.
 import { beforeAll, describe, expect, it } from "vitest";
+import { MIN_BUDGET_CHARS, MIN_BUDGET_LINES } from "../src/shared/limits";
 import { callTool, ok } from "./helpers/mcp";
 
 const workspace = "budget/store";
@@ -35,7 +36,7 @@ function payloadChars(structured: Record<string, unknown>): number {
 describe("budgets on every read", () => {
   for (const [tool, args] of READS) {
     it(`${tool}: reports budget and keeps used_chars within max_chars`, async () => {
-      for (const max of [300, 1_000, 5_000]) {
+      for (const max of [MIN_BUDGET_CHARS, 1_000, 5_000]) {
         const result = await callTool(tool, { workspace, ...args, max_chars: max });
         expect(result.isError).toBeFalsy();
         const budget = result.structuredContent.budget as { max_chars: number; used_chars: number; truncated: boolean };
@@ -95,17 +96,18 @@ describe("budgets on every read", () => {
     expect(shown.budget.used_chars).toBeLessThanOrEqual(2_500);
   });
 
-  it("clamps budgets below the minimum and says so", async () => {
+  it("clamps budgets below the minimum and says so, with a message and a recovery", async () => {
     const shown = await ok("show", { workspace, doc: "notes", max_chars: 10 });
-    expect(shown.budget.max_chars).toBe(256);
-    expect(shown.budget.used_chars).toBeLessThanOrEqual(256);
-    expect(JSON.stringify(shown)).toContain("BUDGET_MIN_CLAMPED");
-  });
-
-  it("returns a minimal stub when nothing else fits", async () => {
-    const status = await ok("status", { workspace, max_chars: 256 });
-    expect(status.budget.used_chars).toBeLessThanOrEqual(256);
-    expect(status.signal).toBe("minimal");
+    expect(shown.budget.max_chars).toBe(MIN_BUDGET_CHARS);
+    expect(shown.budget.used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
+    expect(shown.warnings[0]).toEqual({
+      code: "BUDGET_MIN_CLAMPED",
+      message: `max_chars 10 is below the minimum ${MIN_BUDGET_CHARS}; raised to it.`,
+      recovery: `Pass max_chars >= ${MIN_BUDGET_CHARS}.`,
+    });
+    const lines = await ok("show", { workspace, doc: "notes", max_lines: 2 });
+    expect(lines.budget.max_lines).toBe(MIN_BUDGET_LINES);
+    expect(lines.warnings.map((warning: { code: string }) => warning.code)).toContain("BUDGET_MIN_CLAMPED");
   });
 
   it("bounds UTF-8 bytes with max_bytes", async () => {
@@ -118,12 +120,12 @@ describe("budgets on every read", () => {
   });
 
   it("bounds lines of the text block with max_lines", async () => {
-    for (const maxLines of [8, 14]) {
+    for (const maxLines of [MIN_BUDGET_LINES, 14]) {
       const shown = await callTool("show", { workspace, doc: "notes", limit: 12, max_lines: maxLines, budget_profile: "audit" });
       expect(shown.content[0]?.text.split("\n").length).toBeLessThanOrEqual(maxLines);
     }
     const unbounded = await callTool("show", { workspace, doc: "notes", limit: 12, budget_profile: "audit" });
-    expect(unbounded.content[0]?.text.split("\n").length).toBeGreaterThan(8);
+    expect(unbounded.content[0]?.text.split("\n").length).toBeGreaterThan(14);
   });
 
   it("mirrors the structured result in one JSON text block", async () => {

@@ -1,6 +1,8 @@
 // End-to-end: the versioned graph through the real MCP endpoint (toolset=full): apply, query, validate,
 // diff, 3-way merge with conflicts and their resolution.
+
 import { describe, expect, it } from "vitest";
+import { MIN_BUDGET_CHARS } from "../src/shared/limits";
 import { failure, ok } from "./helpers/mcp";
 
 const node = (id: string, title: string, extra: Record<string, unknown> = {}) => ({
@@ -140,9 +142,10 @@ describe("graph_query", () => {
     expect(ids(second.nodes)).toEqual(["H1"]);
     expect(second.pagination.has_more).toBe(false);
 
-    const tight = await ok("graph_query", { workspace, max_chars: 400 });
-    expect(tight.budget.used_chars).toBeLessThanOrEqual(400);
-    expect(tight.budget.truncated).toBe(true);
+    const whole = await ok("graph_query", { workspace, budget_profile: "audit" });
+    const tight = await ok("graph_query", { workspace, max_chars: MIN_BUDGET_CHARS });
+    expect(tight.budget.used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
+    expect(tight.budget.truncated).toBe(whole.budget.used_chars > MIN_BUDGET_CHARS);
   });
 
   it("bounds the versions one page examines: a sparse filter or a churned ancestor returns a short page and a cursor", async () => {

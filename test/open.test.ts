@@ -1,8 +1,10 @@
 // End-to-end: `open` through the real MCP endpoint (toolset=full): every ref kind of the grammar —
 // cards with edges and lanes, document entries by global seq, plans and tasks read-only (focus
 // unchanged), steps with leases, anchors canon-first — the typed refusals, and tight budgets.
+
 import { describe, expect, it } from "vitest";
 import { openRef } from "../src/capabilities/open/open.commands";
+import { MIN_BUDGET_CHARS } from "../src/shared/limits";
 import { as, failure, ok, type RpcOptions, rpc } from "./helpers/mcp";
 
 const FULL: RpcOptions = { path: "/mcp?toolset=full" };
@@ -32,7 +34,9 @@ describe("open", () => {
   it("opens a card of the checkout graph with its edges grouped by relation, bounded by limit", async () => {
     const workspace = "open/card";
     const alice = await agent("alice");
-    await ok("think_add_hypothesis", { workspace, id: "CARD-H", title: "The index is missing", tags: ["perf"] }, alice);
+    // A text long enough that the card's answer is above the smallest budget.
+    const text = "The orders query scans the whole table. ".repeat(20);
+    await ok("think_add_hypothesis", { workspace, id: "CARD-H", title: "The index is missing", text, tags: ["perf"] }, alice);
     await ok("think_add_evidence", { workspace, id: "CARD-E", title: "EXPLAIN shows a scan", supports: ["CARD-H"] }, alice);
     await ok("think_add_question", { workspace, id: "CARD-Q", title: "Which column?", blocks: ["CARD-H"] }, alice);
     await ok("think_add_test", { workspace, id: "CARD-T", title: "Measure p95" }, alice);
@@ -71,9 +75,9 @@ describe("open", () => {
     expect(under.edges.has_more).toBe(true);
 
     // A tight budget still answers, with its budget report.
-    const tight = await ok("open", { workspace, id: "CARD-H", max_chars: 300 }, alice);
-    expect(tight.budget).toMatchObject({ max_chars: 300, truncated: true });
-    expect(tight.budget.used_chars).toBeLessThanOrEqual(300);
+    const tight = await ok("open", { workspace, id: "CARD-H", max_chars: MIN_BUDGET_CHARS }, alice);
+    expect(tight.budget).toMatchObject({ max_chars: MIN_BUDGET_CHARS, truncated: true });
+    expect(tight.budget.used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
     expect(tight.kind).toBe("card");
   });
 
@@ -161,10 +165,10 @@ describe("open", () => {
 
     // A long entry under a tight budget is cut, and says so.
     const long = (await ok("notes_commit", { workspace, content: "x".repeat(5000) }, alice)).entry;
-    const cut = await ok("open", { workspace, id: `notes@${long.seq}`, max_chars: 600 }, alice);
+    const cut = await ok("open", { workspace, id: `notes@${long.seq}`, max_chars: MIN_BUDGET_CHARS }, alice);
     expect(cut).toMatchObject({ kind: "entry", content_truncated: true, entry: { seq: long.seq, doc: "notes" } });
     expect(cut.entry.content.length).toBeLessThan(5000);
-    expect(cut.budget.used_chars).toBeLessThanOrEqual(600);
+    expect(cut.budget.used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
     expect((await ok("open", { workspace, id: `notes@${long.seq}` }, alice)).entry.content).toHaveLength(5000);
   });
 
@@ -199,9 +203,9 @@ describe("open", () => {
     expect((await failure("open", { workspace, id: "TASK-999" }, alice)).code).toBe("UNKNOWN_ID");
     expect((await failure("open", { workspace, id: "PLAN-999" }, alice)).code).toBe("UNKNOWN_ID");
 
-    const tight = await ok("open", { workspace, id: task.id, max_chars: 300 }, alice);
-    expect(tight.budget).toMatchObject({ max_chars: 300, truncated: true });
-    expect(tight.budget.used_chars).toBeLessThanOrEqual(300);
+    const tight = await ok("open", { workspace, id: task.id, max_chars: MIN_BUDGET_CHARS }, alice);
+    expect(tight.budget).toMatchObject({ max_chars: MIN_BUDGET_CHARS, truncated: true });
+    expect(tight.budget.used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
     // The smallest rungs keep the best action whole (and the target's id while it fits).
     expect(tight.capsule.next.action).toMatchObject({ args: { workspace, task: task.id } });
   });
@@ -268,9 +272,9 @@ describe("open", () => {
     const bad = await failure("open", { workspace, id: "a:Storage Layer" }, alice);
     expect(bad).toMatchObject({ code: "INVALID_INPUT", details: { field: "id", suggestion: "a:storage-layer" } });
 
-    const tight = await ok("open", { workspace, id: "a:storage", max_chars: 300 }, alice);
-    expect(tight.budget).toMatchObject({ max_chars: 300, truncated: true });
-    expect(tight.budget.used_chars).toBeLessThanOrEqual(300);
+    const tight = await ok("open", { workspace, id: "a:storage", max_chars: MIN_BUDGET_CHARS }, alice);
+    expect(tight.budget).toMatchObject({ max_chars: MIN_BUDGET_CHARS, truncated: true });
+    expect(tight.budget.used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
     expect(tight.has_more).toBe(true);
     // What survives is the head of the canon-first order, as ids.
     expect(tight.cards.length).toBeGreaterThan(0);
@@ -294,8 +298,8 @@ describe("open", () => {
     const event = await ok("open", { workspace, id: `${created.job.id}@2` }, alice);
     expectShape(event);
     expect(event).toMatchObject({ kind: "job_event", event: { seq: 2, type: "job_claimed" } });
-    const tight = await ok("open", { workspace, id: created.job.id, max_chars: 300 }, alice);
-    expect(tight.budget.used_chars).toBeLessThanOrEqual(300);
+    const tight = await ok("open", { workspace, id: created.job.id, max_chars: MIN_BUDGET_CHARS }, alice);
+    expect(tight.budget.used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
     expect(tight.job.id).toBe(created.job.id);
     expect((await failure("open", { workspace, id: `${created.job.id}@9` }, alice)).code).toBe("UNKNOWN_ID");
   });

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/commands/catalog";
 import { domainOf, portals } from "../src/commands/portals";
+import { MIN_BUDGET_CHARS } from "../src/shared/limits";
 import { as, callTool, failure, ok, type RpcOptions, rpc } from "./helpers/mcp";
 import { paste } from "./helpers/suggestions";
 
@@ -282,18 +283,18 @@ describe("the capsule", () => {
     expect(write.capsule.next.action.tool).toBe("tasks");
   });
 
-  it("survives a 300-character budget in its compact form, within the budget", async () => {
-    const workspace = "portals/capsule-300";
+  it("survives the smallest budget in its compact form, within the budget", async () => {
+    const workspace = "portals/capsule-min";
     for (const [name, envelope] of await callsFor(workspace)) {
-      const args = { ...((envelope.args as Record<string, unknown> | undefined) ?? {}), max_chars: 300 };
+      const args = { ...((envelope.args as Record<string, unknown> | undefined) ?? {}), max_chars: MIN_BUDGET_CHARS };
       const answer = await portal(name, { ...envelope, args });
       const capsule = answer.capsule as Capsule;
       expect(capsule.where.workspace, name).toBe(workspace);
       expect(capsule.next.action.tool, name).toMatch(/^[a-z]+$/);
       const { budget, ...rest } = answer;
-      expect(budget.max_chars, name).toBe(300);
+      expect(budget.max_chars, name).toBe(MIN_BUDGET_CHARS);
       expect(budget.used_chars, name).toBe(JSON.stringify(rest).length);
-      expect(budget.used_chars, name).toBeLessThanOrEqual(300);
+      expect(budget.used_chars, name).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
     }
   });
 

@@ -1,7 +1,9 @@
 // End-to-end: Record-Sync history, diff, activity and active sessions through the real MCP endpoint
 // (toolset=full): versions with unified body diffs, diffs from a version, a tick, a timestamp or the last
 // save, the activity log's filters and paging, and every activity type of seed 004.
+
 import { describe, expect, it } from "vitest";
+import { MIN_BUDGET_CHARS } from "../src/shared/limits";
 import { as, failure, ok, type RpcOptions } from "./helpers/mcp";
 
 type Args = Record<string, unknown>;
@@ -194,8 +196,9 @@ describe("records: activity and sessions", () => {
       },
     ]);
     expect(overview.recent_activity).toHaveLength(6);
-    const tight = await ok("get_project_overview", { workspace, max_chars: 600 });
-    expect(tight.budget).toMatchObject({ max_chars: 600, truncated: true });
-    expect(JSON.stringify({ ...tight, budget: undefined }).length).toBeLessThanOrEqual(600);
+    expect(overview.budget.used_chars).toBeGreaterThan(MIN_BUDGET_CHARS);
+    const tight = await ok("get_project_overview", { workspace, max_chars: MIN_BUDGET_CHARS });
+    expect(tight.budget).toMatchObject({ max_chars: MIN_BUDGET_CHARS, truncated: true });
+    expect(JSON.stringify({ ...tight, budget: undefined }).length).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
   });
 });

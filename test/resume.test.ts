@@ -1,6 +1,8 @@
 // End-to-end: resume views and the capsule through the real MCP endpoint (toolset=full): views and
 // their sections, the capsule's best and backup actions, degradation under budgets, snapshot deltas.
+
 import { describe, expect, it } from "vitest";
+import { MIN_BUDGET_CHARS } from "../src/shared/limits";
 import { as, ok } from "./helpers/mcp";
 
 async function started(workspace: string, agent = "alice") {
@@ -163,7 +165,7 @@ describe("resume views", () => {
     expect(seen).toEqual(new Set(Array.from({ length: 8 }, (_, i) => `B${i + 1}`)));
   });
 
-  it("keeps the capsule and its best action from 20,000 characters down to 200", async () => {
+  it("keeps the capsule and its best action from 20,000 characters down to the smallest budget", async () => {
     const workspace = "resume/budget";
     const { options, task } = await started(workspace);
     await ok("tasks_evidence_capture", { workspace, task, step: "focus", checks: ["CMD: npm test"] }, options);
@@ -174,10 +176,10 @@ describe("resume views", () => {
         { workspace, target: task, id: `E${i}`, title: `Evidence ${i}`, text: "measured ".repeat(30) },
         options,
       );
-    for (const max of [20_000, 6_000, 2_000, 1_000, 600, 400, 256, 200]) {
+    for (const max of [20_000, 6_000, 2_000, 1_000, MIN_BUDGET_CHARS, 400, 200]) {
       const answer = await ok("tasks_resume_super", { workspace, task, max_chars: max }, options);
       expect(answer.budget.used_chars).toBeLessThanOrEqual(answer.budget.max_chars);
-      expect(answer.budget.max_chars).toBe(Math.max(max, 256));
+      expect(answer.budget.max_chars).toBe(Math.max(max, MIN_BUDGET_CHARS));
       const capsule = answer.capsule;
       expect(capsule).toBeDefined();
       const best = capsule.next.action ?? capsule.next;

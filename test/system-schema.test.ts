@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { LEGACY_NAMES } from "../src/capabilities/system/legacy-names";
 import { COMMANDS, findCommand, namesOf } from "../src/commands/catalog";
 import type { Command } from "../src/commands/registry";
+import { MIN_BUDGET_CHARS } from "../src/shared/limits";
 import { as, callTool, failure, ok } from "./helpers/mcp";
 
 const FULL = { path: "/mcp?toolset=full" };
@@ -169,7 +170,7 @@ describe("schema_get", () => {
     expect(lean.budget.truncated).toBe(true);
     expect(JSON.stringify(lean.args_schema)).not.toContain('"description"');
     expect(lean.example_minimal_args).toEqual(full.example_minimal_args);
-    const bare = await ok<Record<string, unknown>>("schema_get", { cmd: "workspace.import", max_chars: 600 }, adminFull);
+    const bare = await ok<Record<string, unknown>>("schema_get", { cmd: "workspace.import", max_chars: MIN_BUDGET_CHARS }, adminFull);
     expect(bare).toMatchObject({ cmd: "workspace.import", example_valid_call: full.example_valid_call, budget: { truncated: true } });
     expect(bare.args_schema).toBeUndefined();
     expect(bare.args_schema_omitted).toEqual(expect.any(String));

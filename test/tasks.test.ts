@@ -1,6 +1,8 @@
 // End-to-end: the tasks subsystem through the real MCP endpoint (toolset=full): plans, tasks and steps,
 // focus-first targeting, revisions, proof gates, the single organism (journal, trace, projection), views.
+
 import { describe, expect, it } from "vitest";
+import { MIN_BUDGET_CHARS } from "../src/shared/limits";
 import { as, callTool, failure, ok } from "./helpers/mcp";
 
 async function planWithTask(workspace: string, steps: { title: string; success_criteria?: string[]; tests?: string[] }[] = []) {
@@ -319,8 +321,8 @@ describe("tasks: views", () => {
       ["tasks_radar", { target: "TASK-001" }],
       ["tasks_focus_get", {}],
     ] as const) {
-      const tight = await ok(tool, { workspace, ...args, max_chars: 300 });
-      expect(tight.budget.used_chars).toBeLessThanOrEqual(300);
+      const tight = await ok(tool, { workspace, ...args, max_chars: MIN_BUDGET_CHARS });
+      expect(tight.budget.used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
     }
   });
 });
@@ -498,7 +500,7 @@ describe("tasks: lint", () => {
     const after = await ok("tasks_lint", { workspace, patches_limit: 2 });
     expect(after.issues.map((issue: { code: string }) => issue.code)).not.toContain("MISSING_NEXT_ACTION");
     expect(after.patches).toHaveLength(2);
-    expect((await ok("tasks_lint", { workspace, max_chars: 400 })).budget.used_chars).toBeLessThanOrEqual(400);
+    expect((await ok("tasks_lint", { workspace, max_chars: MIN_BUDGET_CHARS })).budget.used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
 
     for (let i = 0; i < 4; i++) {
       const extra = await ok("tasks_create", { workspace, parent: plan.id, title: `busy ${i}` });

@@ -1,6 +1,8 @@
 // End-to-end: thinking cards through the real MCP endpoint (toolset=full): card forms and idempotency,
 // typed wrappers, context and query slices, links, status, pins, lanes and publish.
+
 import { describe, expect, it } from "vitest";
+import { MIN_BUDGET_CHARS } from "../src/shared/limits";
 import { as, failure, ok } from "./helpers/mcp";
 
 describe("think: cards", () => {
@@ -72,7 +74,7 @@ describe("think: cards", () => {
       ["think_template", { type: "test" }],
       ["think_pack", {}],
     ] as const) {
-      expect((await ok(tool, { workspace, ...args, max_chars: 300 })).budget.used_chars).toBeLessThanOrEqual(300);
+      expect((await ok(tool, { workspace, ...args, max_chars: MIN_BUDGET_CHARS })).budget.used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
     }
     const template = await ok("think_template", { workspace, type: "decision" });
     expect(template).toMatchObject({ type: "decision", template: { type: "decision", status: "open" } });
@@ -148,8 +150,8 @@ describe("think: cards", () => {
     expect(seen.cards[0]).toMatchObject({ text: "half-baked", lane: "shared", tags: ["pinned"], meta: { published_from: "N-draft" } });
     expect((await failure("think_publish", { workspace, card_id: "N-draft" }, bob)).code).toBe("FORBIDDEN");
 
-    const tight = await ok("think_context", { workspace, max_chars: 400 }, alice);
-    expect(tight.budget.used_chars).toBeLessThanOrEqual(400);
+    const tight = await ok("think_context", { workspace, max_chars: MIN_BUDGET_CHARS }, alice);
+    expect(tight.budget.used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
   });
 
   it("writes a pipeline of linked stages with statuses and a decision note, atomically", async () => {

@@ -238,23 +238,23 @@ describe("trace_hydrate", () => {
   it("trims to max_chars oldest-first and points next_cursor at the oldest entry shown", async () => {
     const workspace = "trace/hydrate-budget";
     const seqs: number[] = [];
-    for (let i = 1; i <= 6; i++) {
+    for (let i = 1; i <= 12; i++) {
       seqs.push((await ok("trace_step", { workspace, step: `step ${i}`, content: `${i}`.repeat(250) })).entry.seq);
     }
     const full = await ok("trace_hydrate", { workspace });
-    expect(full.entries).toHaveLength(6);
+    expect(full.entries).toHaveLength(12);
     expect(full.budget).toMatchObject({ truncated: false });
 
-    const trimmed = await ok("trace_hydrate", { workspace, max_chars: 700 });
-    expect(trimmed.budget.max_chars).toBe(700);
-    expect(trimmed.budget.used_chars).toBeLessThanOrEqual(700);
+    const trimmed = await ok("trace_hydrate", { workspace, max_chars: 1_000 });
+    expect(trimmed.budget.max_chars).toBe(1_000);
+    expect(trimmed.budget.used_chars).toBeLessThanOrEqual(1_000);
     expect(trimmed.budget.truncated).toBe(true);
     expect(trimmed.truncated).toBe(true);
     expect(trimmed.warnings.map((warning: { code: string }) => warning.code)).toContain("BUDGET_TRUNCATED");
     const shown = trimmed.entries.map((entry: { seq: number }) => entry.seq);
     expect(shown.length).toBeGreaterThan(0);
-    expect(shown.length).toBeLessThan(6);
-    expect(shown[shown.length - 1]).toBe(seqs[5]);
+    expect(shown.length).toBeLessThan(12);
+    expect(shown[shown.length - 1]).toBe(seqs[11]);
     expect(trimmed.pagination).toMatchObject({ has_more: true, next_cursor: shown[0] });
     // Following the cursor reaches everything the budget dropped.
     const rest = await ok("trace_hydrate", { workspace, cursor: trimmed.pagination.next_cursor });

@@ -1,33 +1,41 @@
-// Unit tests of the budget mechanism (pure). Its behaviour through MCP is in test/budget.test.ts.
+// Unit tests of the budget ladder (pure). Its behaviour through MCP is in test/budget.test.ts and
+// test/budget-ladder.test.ts.
 import { describe, expect, it } from "vitest";
 import { applyBudget, type BudgetSpec } from "./budget";
+import { MIN_BUDGET_CHARS } from "./limits";
 
 const spec: BudgetSpec = { lists: ["items"], keep: ["id"] };
 const items = Array.from({ length: 10 }, (_, i) => ({ id: i, body: "b".repeat(100) }));
 
+type Answer = Record<string, any>;
+const askedChars = (answer: Answer, code: string) =>
+  Number(/max_chars (\d+)/.exec(answer.warnings.find((warning: { code: string }) => warning.code === code).recovery)?.[1]);
+
 describe("applyBudget", () => {
-  it("leaves a payload that fits untouched, with budget attached", () => {
+  it("leaves a payload that fits untouched, with budget and a top-level truncated attached", () => {
     const out = applyBudget({ items: items.slice(0, 2) }, spec, { max_chars: 5_000 }, "default");
     expect(out.items).toEqual(items.slice(0, 2));
+    expect(out.truncated).toBe(false);
     expect(out.budget).toMatchObject({ max_chars: 5_000, truncated: false });
   });
 
   it("stubs oldest bodies before dropping anything, then drops oldest stubs", () => {
-    const stubbed = applyBudget({ items }, spec, { max_chars: 700 }, "default");
+    const big = Array.from({ length: 60 }, (_, i) => ({ id: i, body: "b".repeat(100) }));
+    const stubbed = applyBudget({ items: big }, spec, { max_chars: 2_500 }, "default");
     const list = stubbed.items as { id: number; body?: string; trimmed?: boolean }[];
-    expect(list.length).toBe(10);
+    expect(list.length).toBe(60);
     expect(list[0]).toEqual({ id: 0, trimmed: true });
-    expect(list[9]?.body).toBeDefined();
-    const dropped = applyBudget({ items }, spec, { max_chars: 300 }, "default");
+    expect(list[59]?.body).toBeDefined();
+    const dropped = applyBudget({ items: big }, spec, { max_chars: MIN_BUDGET_CHARS }, "default");
     const rest = dropped.items as { id: number }[];
-    expect(rest.length).toBeLessThan(10);
-    expect(rest[rest.length - 1]?.id).toBe(9);
+    expect(rest.length).toBeLessThan(60);
+    expect(rest[rest.length - 1]?.id).toBe(59);
   });
 
   it("never reports more than the budget, and never mutates its input", () => {
     const input = { items: items.map((item) => ({ ...item })) };
     const snapshot = JSON.stringify(input);
-    for (const max of [256, 400, 900, 2_000]) {
+    for (const max of [MIN_BUDGET_CHARS, 900, 2_000]) {
       const out = applyBudget(input, spec, { max_chars: max }, "default");
       const { budget, ...rest } = out as { budget: { used_chars: number } };
       expect(budget.used_chars).toBe(JSON.stringify(rest).length);
@@ -37,15 +45,42 @@ describe("applyBudget", () => {
   });
 
   it("trims newest-first lists from the end", () => {
-    const out = applyBudget({ items }, { ...spec, trimFromEnd: true }, { max_chars: 700 }, "default");
+    const out = applyBudget({ items }, { ...spec, trimFromEnd: true }, { max_chars: MIN_BUDGET_CHARS + 100 }, "default");
     const list = out.items as { id: number; trimmed?: boolean }[];
-    expect(list[9]).toEqual({ id: 9, trimmed: true });
+    expect(list[list.length - 1]).toMatchObject({ trimmed: true });
     expect(list[0]?.trimmed).toBeUndefined();
   });
 
-  it("falls back to a minimal stub when nothing trimmable is left", () => {
-    const out = applyBudget({ title: "t".repeat(1_000) }, undefined, { max_chars: 256 }, "default");
+  it("a cut names the budget that returns the whole answer, and that budget does", () => {
+    const cut = applyBudget({ items }, spec, { max_chars: MIN_BUDGET_CHARS }, "default");
+    expect(cut.truncated).toBe(true);
+    const whole = askedChars(cut, "BUDGET_TRUNCATED");
+    const again = applyBudget({ items }, spec, { max_chars: whole }, "default");
+    expect(again.truncated).toBe(false);
+    expect(again.items).toEqual(items);
+    // Under a named profile too small for it, the recovery names the audit profile as well.
+    const portal: Answer = applyBudget({ items: Array(60).fill(items[0]) }, spec, { budget_profile: "portal" }, "portal");
+    expect(portal.warnings[0].recovery).toMatch(/^Pass budget_profile "audit", max_chars \d+: the whole answer\.$/);
+  });
+
+  it("falls back to a minimal answer whose warnings keep their text, and names the budget of the level above", () => {
+    const payload = { title: "t".repeat(2_000), items: [{ id: 1, body: "x" }] };
+    const out: Answer = applyBudget(payload, spec, { max_chars: 10 }, "default");
+    expect(out).toMatchObject({ signal: "minimal", truncated: true });
+    expect((out.budget as { used_chars: number }).used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
+    expect(out.warnings.map((warning: { code: string }) => warning.code)).toEqual(["BUDGET_MIN_CLAMPED", "BUDGET_MINIMAL"]);
+    for (const warning of out.warnings) expect(warning.message.length * warning.recovery.length).toBeGreaterThan(0);
+    const above = applyBudget(payload, spec, { max_chars: askedChars(out, "BUDGET_MINIMAL") }, "default");
+    // The level above: here the whole answer, smaller than the trimmed one with its warning.
+    expect(above.signal).toBeUndefined();
+    expect(above.title).toBe(payload.title);
+  });
+
+  it("the minimal answer with every clamp fits the minimum budget", () => {
+    const payload = { title: "t".repeat(5_000) };
+    const out: Answer = applyBudget(payload, undefined, { max_chars: 1, max_bytes: 1, max_lines: 1 }, "default");
     expect(out.signal).toBe("minimal");
-    expect((out.budget as { used_chars: number }).used_chars).toBeLessThanOrEqual(256);
+    expect(out.warnings).toHaveLength(4);
+    expect((out.budget as { used_chars: number }).used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
   });
 });

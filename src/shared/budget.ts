@@ -1,37 +1,24 @@
 /**
- * The one budget mechanism for every read (DESIGN §5). A read payload is measured as compact JSON
- * without its `budget` field (`used_chars`), and also in UTF-8 bytes and in lines of the text block.
- * When it exceeds the budget it is trimmed in two passes over the command's trimmable lists, oldest
- * item first: first an item's body is replaced by its ids (ids and refs outlive bodies), then whole
- * items are dropped. If even the bare payload does not fit, a minimal stub is returned instead.
- * Pure: no I/O, no clock.
+ * The one budget mechanism for every read (DESIGN §5), a ladder of levels, least degraded first:
+ *
+ * 1. whole: the payload as the command built it;
+ * 2. trimmed (`BUDGET_TRUNCATED`): the command's trimmable lists lose the bodies of their oldest items
+ *    (ids and refs stay, `trimmed: true`), then their oldest items (budget.trim.ts);
+ * 3. the command's own small forms, largest first (`BUDGET_TRUNCATED`);
+ * 4. minimal (`BUDGET_MINIMAL`): the payload's scalar fields and a signal.
+ *
+ * A payload is measured as compact JSON without its `budget` field (`used_chars`), and also in UTF-8
+ * bytes and in lines of the text block when those budgets are given. Every answer given a budget has a
+ * top-level `truncated`. Every warning has a message and a recovery; a cut's recovery names the budget
+ * at which the level above fits, so calling again with it returns a less degraded answer. Pure.
  */
-import { countLines, renderTextBlock, utf8Bytes } from "./json";
-import { BUDGET_PROFILES, type BudgetProfile, MAX_BUDGET_CHARS, MIN_BUDGET_CHARS } from "./limits";
+
+import { type BudgetSpec, fits, type Limits, measure, type Payload, type Size, trimToFit, within } from "./budget.trim";
+import { utf8Bytes } from "./json";
+import { BUDGET_PROFILES, type BudgetProfile, MAX_BUDGET_CHARS, MIN_BUDGET_CHARS, MIN_BUDGET_LINES } from "./limits";
 import type { Warning } from "./result";
 
-/** How a command's payload may shrink: which lists, from which end, and what survives a stub. */
-export interface BudgetSpec {
-  /** Array fields that may be trimmed (`key` or `parent.key`), in the order they are trimmed. */
-  lists: string[];
-  /** Fields of a list item kept when its body is stubbed (ids, refs, order keys). */
-  keep: string[];
-  /**
-   * Trim from the end of a list instead of its start: for newest-first lists (the oldest items are
-   * last) and for forward pages that continue after their last item (the items a next page shows again).
-   * `true` applies to every list; a list of paths applies to those lists only.
-   */
-  trimFromEnd?: boolean | string[];
-  /** Fixes derived fields (pagination) after items were dropped; sees the untrimmed payload too. */
-  repair?: (trimmed: Payload, original: Payload) => Payload;
-  /**
-   * The command's own small forms, largest first, tried before the generic minimal signal when even
-   * the trimmed payload does not fit (e.g. a resume view degrading to its capsule).
-   */
-  stubs?: (original: Payload) => Payload[];
-}
-
-type Payload = Record<string, unknown>;
+export type { BudgetSpec } from "./budget.trim";
 
 export interface BudgetArgs {
   max_chars?: number | undefined;
@@ -49,10 +36,12 @@ export interface BudgetReport {
   max_lines?: number;
 }
 
-interface Limits {
-  chars: number;
-  bytes: number | undefined;
-  lines: number | undefined;
+function clamped(name: string, requested: number, minimum: number): Warning {
+  return {
+    code: "BUDGET_MIN_CLAMPED",
+    message: `${name} ${requested} is below the minimum ${minimum}; raised to it.`,
+    recovery: `Pass ${name} >= ${minimum}.`,
+  };
 }
 
 export function resolveLimits(args: BudgetArgs, defaultProfile: BudgetProfile): { limits: Limits; warnings: Warning[] } {
@@ -66,75 +55,25 @@ export function resolveLimits(args: BudgetArgs, defaultProfile: BudgetProfile): 
     warnings.push({
       code: "BUDGET_PROFILE_CAPPED",
       message: `max_chars ${requested} is above the ${args.budget_profile} profile's ${profileCap}; capped.`,
-      recovery: "Pass budget_profile audit (80000) for a larger answer.",
+      recovery: `Pass budget_profile "audit" (${BUDGET_PROFILES.audit}) for a larger answer.`,
     });
     chars = profileCap;
   }
   if (chars < MIN_BUDGET_CHARS) {
-    warnings.push({
-      code: "BUDGET_MIN_CLAMPED",
-      message: `max_chars ${requested} is below the smallest safe payload; raised to ${MIN_BUDGET_CHARS}.`,
-      recovery: `Pass max_chars >= ${MIN_BUDGET_CHARS}.`,
-    });
+    warnings.push(clamped("max_chars", requested, MIN_BUDGET_CHARS));
     chars = MIN_BUDGET_CHARS;
   }
-  const bytes = args.max_bytes === undefined ? undefined : Math.max(args.max_bytes, MIN_BUDGET_CHARS);
-  const lines = args.max_lines === undefined ? undefined : Math.max(args.max_lines, 3);
+  let bytes = args.max_bytes;
+  if (bytes !== undefined && bytes < MIN_BUDGET_CHARS) {
+    warnings.push(clamped("max_bytes", bytes, MIN_BUDGET_CHARS));
+    bytes = MIN_BUDGET_CHARS;
+  }
+  let lines = args.max_lines;
+  if (lines !== undefined && lines < MIN_BUDGET_LINES) {
+    warnings.push(clamped("max_lines", lines, MIN_BUDGET_LINES));
+    lines = MIN_BUDGET_LINES;
+  }
   return { limits: { chars, bytes, lines }, warnings };
-}
-
-/** The `budget` field is added after measuring; it takes one more line of the text block. */
-const BUDGET_FIELD_LINES = 1;
-
-/** Bytes and lines are measured only when a budget asks for them (each costs another pass). */
-function measure(payload: Payload, limits: Limits): { chars: number; bytes: number; lines: number } {
-  const compact = JSON.stringify(payload);
-  return {
-    chars: compact.length,
-    bytes: limits.bytes === undefined ? 0 : utf8Bytes(compact),
-    lines: limits.lines === undefined ? 0 : countLines(renderTextBlock(payload)) + BUDGET_FIELD_LINES,
-  };
-}
-
-function within(size: { chars: number; bytes: number; lines: number }, limits: Limits): boolean {
-  return (
-    size.chars <= limits.chars &&
-    (limits.bytes === undefined || size.bytes <= limits.bytes) &&
-    (limits.lines === undefined || size.lines <= limits.lines)
-  );
-}
-
-function fits(payload: Payload, limits: Limits): boolean {
-  return within(measure(payload, limits), limits);
-}
-
-function stub(item: unknown, keep: string[]): unknown {
-  if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
-  const out: Record<string, unknown> = {};
-  for (const key of keep) if (key in item) out[key] = (item as Record<string, unknown>)[key];
-  out.trimmed = true;
-  return out;
-}
-
-/** Re-trims after a repair that grew the payload (each pass shrinks or stops). */
-const MAX_REPAIR_PASSES = 4;
-
-const TRUNCATED: Warning = {
-  code: "BUDGET_TRUNCATED",
-  message: "The answer was trimmed to the budget: older items lost their bodies or were dropped.",
-  recovery: "Page with `cursor`, lower `limit`, or raise `max_chars` (audit profile: 80000).",
-};
-
-const MINIMAL: Warning = {
-  code: "BUDGET_MINIMAL",
-  message: "Nothing but a minimal stub fits this budget.",
-  recovery: "Raise `max_chars` or narrow the read (limit, doc, cursor).",
-};
-
-function withWarnings(payload: Payload, warnings: Warning[]): Payload {
-  if (warnings.length === 0) return payload;
-  const existing = Array.isArray(payload.warnings) ? (payload.warnings as Warning[]) : [];
-  return { ...payload, warnings: [...existing, ...warnings] };
 }
 
 /** Characters (and UTF-8 bytes) the caller will add to the payload after trimming: a portal's capsule. */
@@ -143,12 +82,69 @@ export interface Reserve {
   bytes: number;
 }
 
-/** However large the reserve, the payload may still use this much (a minimal stub and its warning). */
+/** However large the reserve, the payload may still use this much (the minimal answer and its warning). */
 const MIN_PAYLOAD_CHARS = 64;
+
+function withWarnings(payload: Payload, warnings: Warning[]): Payload {
+  if (warnings.length === 0) return payload;
+  const existing = Array.isArray(payload.warnings) ? (payload.warnings as Warning[]) : [];
+  return { ...payload, warnings: [...existing, ...warnings] };
+}
+
+/**
+ * Top-level `truncated` on every answer given a budget; a command's own `true` (a cut page) stays, and
+ * so does a command's own `truncated` object (get_record_diff's per-field flags: its type is seed 004's).
+ */
+function markTruncated(payload: Payload, truncated: boolean): Payload {
+  const own = payload.truncated;
+  if (own !== undefined && typeof own !== "boolean") return payload;
+  return { ...payload, truncated: truncated || own === true };
+}
+
+/** How a read asks for a larger budget: the budgets (and profile) at which `target` fits. */
+interface Asker {
+  args: BudgetArgs;
+  limits: Limits;
+  /** What the caller adds at a larger budget (a portal's full capsule). */
+  reserve: Reserve;
+}
+
+function askFor(asker: Asker, target: Size, outcome: string): string {
+  const { args, limits, reserve } = asker;
+  const chars = target.chars + reserve.chars;
+  const parts: string[] = [];
+  const profile = args.budget_profile;
+  if (profile !== undefined && chars > BUDGET_PROFILES[profile]) {
+    if (chars > BUDGET_PROFILES.audit) {
+      return `Narrow the read (limit, cursor): even the audit profile (${BUDGET_PROFILES.audit}) is below the ${chars} characters it needs.`;
+    }
+    parts.push(`budget_profile "audit"`);
+  }
+  if (chars > limits.chars || parts.length > 0) parts.push(`max_chars ${chars}`);
+  if (limits.bytes !== undefined && target.bytes + reserve.bytes > limits.bytes) parts.push(`max_bytes ${target.bytes + reserve.bytes}`);
+  if (limits.lines !== undefined && target.lines > limits.lines) parts.push(`max_lines ${target.lines}`);
+  return `Pass ${parts.join(", ")}: ${outcome}`;
+}
+
+function truncatedWarning(message: string, recovery: string): Warning {
+  return { code: "BUDGET_TRUNCATED", message, recovery };
+}
+
+const TRIMMED_MESSAGE = "Cut to the budget: the oldest items lost their bodies (trimmed: true) or were dropped.";
+const SMALL_FORM_MESSAGE = "Cut to the budget: only the command's small form fits.";
+const MINIMAL_MESSAGE = "Only the minimal answer fits the budget.";
+
+/** The scalar fields of a payload: what the minimal answer keeps. */
+function scalarsOf(payload: Payload): Payload {
+  const scalars: Payload = {};
+  for (const [key, value] of Object.entries(payload)) if (value === null || typeof value !== "object") scalars[key] = value;
+  return scalars;
+}
 
 /**
  * Trim `payload` to the budget; returns the payload with `budget` (and warnings) attached. A `reserve`
  * is taken off the budget first and counted in `used_chars`: the caller adds exactly that much after.
+ * `nextReserve`: what the caller adds at a larger budget (recoveries name budgets that include it).
  */
 export function applyBudget(
   payload: Payload,
@@ -156,6 +152,7 @@ export function applyBudget(
   args: BudgetArgs,
   defaultProfile: BudgetProfile,
   reserve: Reserve = { chars: 0, bytes: 0 },
+  nextReserve: Reserve = reserve,
 ): Payload {
   const resolved = resolveLimits(args, defaultProfile);
   const { warnings } = resolved;
@@ -164,140 +161,51 @@ export function applyBudget(
     chars: Math.max(resolved.limits.chars - reserve.chars, MIN_PAYLOAD_CHARS),
     bytes: resolved.limits.bytes === undefined ? undefined : Math.max(resolved.limits.bytes - reserve.bytes, MIN_PAYLOAD_CHARS),
   };
-  let current = withWarnings(payload, warnings);
-  let truncated = false;
-  // The size of `current`, kept with it: a payload that fits is serialized once, not once per check.
-  let size = measure(current, limits);
-
-  if (!within(size, limits) && spec) {
-    truncated = true;
-    current = withWarnings(current, [TRUNCATED]);
-    if ("truncated" in current) current.truncated = true;
-    current = shrinkLists(current, spec, limits);
-    if (spec.repair) current = spec.repair(current, payload);
-    size = measure(current, limits);
-    // A repair may add a little (cursors, truncation markers): trim again until it fits or nothing moves.
-    for (let pass = 0; pass < MAX_REPAIR_PASSES && spec.repair && !within(size, limits); pass++) {
-      const before = size.chars;
-      current = spec.repair(shrinkLists(current, spec, limits), payload);
-      size = measure(current, limits);
-      if (size.chars >= before) break;
-    }
-  }
-  if (!within(size, limits)) {
-    truncated = true;
-    const notes = [...warnings, TRUNCATED];
-    const codesOnly = notes.map((warning) => ({ code: warning.code, message: "", recovery: "" }));
-    // Smaller and smaller: full warnings, codes only, then the caller's own warnings as codes (the
-    // `budget.truncated` flag still says the answer was cut).
-    const ownCodes = warnings.map((warning) => ({ code: warning.code, message: "", recovery: "" }));
-    const own = (spec?.stubs?.(payload) ?? []).flatMap((stub) => [
-      withWarnings(stub, notes),
-      withWarnings(stub, codesOnly),
-      withWarnings(stub, ownCodes),
-      // Last: the stub alone (budget.truncated still says the answer was cut).
-      stub,
-    ]);
-    current = own.find((stub) => fits(stub, limits)) ?? minimalStub(payload, [...warnings, MINIMAL], limits);
-    size = measure(current, limits);
-  }
-  const used = size.chars + reserve.chars;
-  const budget: BudgetReport = {
-    max_chars: resolved.limits.chars,
-    used_chars: used,
-    truncated,
+  const asker: Asker = { args, limits: resolved.limits, reserve: nextReserve };
+  const finish = (answer: Payload, size: Size, truncated: boolean): Payload => {
+    const budget: BudgetReport = { max_chars: resolved.limits.chars, used_chars: size.chars + reserve.chars, truncated };
+    if (resolved.limits.bytes !== undefined) budget.max_bytes = resolved.limits.bytes;
+    if (limits.lines !== undefined) budget.max_lines = limits.lines;
+    return { ...answer, budget };
   };
-  if (resolved.limits.bytes !== undefined) budget.max_bytes = resolved.limits.bytes;
-  if (limits.lines !== undefined) budget.max_lines = limits.lines;
-  return { ...current, budget };
-}
 
-function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payload {
-  const current: Payload = { ...payload };
-  // Each list is copied (with its parent object, for `parent.child` paths) so trimming never mutates the input.
-  const arrays: unknown[][] = [];
-  const fromEnd = new Set<unknown[]>();
-  const trimsFromEnd = (path: string) => spec.trimFromEnd === true || (Array.isArray(spec.trimFromEnd) && spec.trimFromEnd.includes(path));
-  for (const path of spec.lists) {
-    const [head, child] = path.split(".") as [string, string | undefined];
-    if (child === undefined) {
-      if (!Array.isArray(current[head])) continue;
-      const copy = [...(current[head] as unknown[])];
-      current[head] = copy;
-      arrays.push(copy);
-      if (trimsFromEnd(path)) fromEnd.add(copy);
-    } else {
-      const parent = current[head];
-      if (parent === null || typeof parent !== "object" || !Array.isArray((parent as Payload)[child])) continue;
-      const copy = [...((parent as Payload)[child] as unknown[])];
-      current[head] = { ...(parent as Payload), [child]: copy };
-      arrays.push(copy);
-      if (trimsFromEnd(path)) fromEnd.add(copy);
-    }
-  }
-  // Sizes are tracked incrementally (re-serializing per step would be quadratic), then checked exactly.
-  const size = measure(current, limits);
-  // UTF-8 sizes are tracked only when a byte budget asks for them (each is another encoding pass).
-  const bytesOf = (text: string) => (limits.bytes === undefined ? 0 : utf8Bytes(text));
-  // Pass 1: stub bodies, oldest first, across lists in their declared order.
-  for (const items of arrays) {
-    for (const index of trimOrder(items.length, fromEnd.has(items))) {
-      if (within(size, limits)) break;
-      const before = JSON.stringify(items[index]);
-      const replaced = stub(items[index], spec.keep);
-      const after = JSON.stringify(replaced);
-      items[index] = replaced;
-      size.chars -= before.length - after.length;
-      size.bytes -= bytesOf(before) - bytesOf(after);
-    }
-  }
-  // Pass 2: drop stubbed items, oldest first.
-  for (const items of arrays) {
-    while (items.length > 0 && !within(size, limits)) {
-      const dropped = JSON.stringify(fromEnd.has(items) ? items.pop() : items.shift());
-      size.chars -= dropped.length + (items.length > 0 ? 1 : 0);
-      size.bytes -= bytesOf(dropped) + (items.length > 0 ? 1 : 0);
-      size.lines -= 1;
-    }
-  }
-  // Characters and bytes were tracked exactly; lines are estimated (the items of a nested list share a
-  // line of the text block), so only a line budget needs the exact check, dropping further if it fails.
-  if (limits.lines === undefined || fits(current, limits)) return current;
-  for (const items of arrays) {
-    while (items.length > 0 && !fits(current, limits)) {
-      if (fromEnd.has(items)) items.pop();
-      else items.shift();
-    }
-  }
-  return current;
-}
+  // 1. Whole.
+  const whole = markTruncated(withWarnings(payload, warnings), false);
+  const wholeSize = measure(whole, limits);
+  if (within(wholeSize, limits)) return finish(whole, wholeSize, false);
 
-function* trimOrder(length: number, fromEnd: boolean | undefined): Generator<number> {
-  if (fromEnd) for (let i = length - 1; i >= 0; i--) yield i;
-  else for (let i = 0; i < length; i++) yield i;
-}
-
-/** The smallest honest answer: scalar ids of the payload plus the warnings, or just a signal. */
-function minimalStub(payload: Payload, warnings: Warning[], limits: Limits): Payload {
-  const scalars: Payload = {};
-  for (const [key, value] of Object.entries(payload)) {
-    if (value === null || typeof value !== "object") scalars[key] = value;
+  // 2. Trimmed: if even its skeleton (every list emptied) does not fit, its size is what the next rung names.
+  let trimmedSize: Size | undefined;
+  if (spec) {
+    const warning = truncatedWarning(TRIMMED_MESSAGE, askFor(asker, wholeSize, "the whole answer."));
+    const trimmed = trimToFit(markTruncated(withWarnings(payload, [...warnings, warning]), true), spec, limits, payload);
+    if (within(trimmed.size, limits)) return finish(trimmed.payload, trimmed.size, true);
+    trimmedSize = trimmed.size;
   }
-  const candidates: Payload[] = [
-    { ...scalars, signal: "minimal", truncated: true, warnings },
-    {
-      signal: "minimal",
-      truncated: true,
-      warnings: warnings.map((w) => ({
-        code: w.code,
-        message: "",
-        recovery: "",
-      })),
-    },
-    { signal: "minimal", truncated: true },
+
+  // 3. The command's own small forms, largest first.
+  const above = trimmedSize
+    ? askFor(asker, trimmedSize, "the trimmed answer, its lists cut oldest first.")
+    : askFor(asker, wholeSize, "the whole answer.");
+  const forms = (spec?.stubs?.(payload) ?? []).map((form) =>
+    markTruncated(withWarnings(form, [...warnings, truncatedWarning(SMALL_FORM_MESSAGE, above)]), true),
+  );
+  let smallest: Size | undefined;
+  for (const form of forms) {
+    const size = measure(form, limits);
+    if (within(size, limits)) return finish(form, size, true);
+    smallest = size;
+  }
+
+  // 4. Minimal: the scalars and a signal, else the signal alone; both keep their warnings whole.
+  const minimalRecovery = smallest ? askFor(asker, smallest, "the command's small form.") : above;
+  const notes = [...warnings, { code: "BUDGET_MINIMAL", message: MINIMAL_MESSAGE, recovery: minimalRecovery }];
+  const candidates = [
+    { ...scalarsOf(payload), signal: "minimal", truncated: true, warnings: notes },
+    { signal: "minimal", truncated: true, warnings: notes },
   ];
-  for (const candidate of candidates) if (fits(candidate, limits)) return candidate;
-  return { signal: "minimal" };
+  const minimal = candidates.find((candidate) => fits(candidate, limits)) ?? (candidates[1] as Payload);
+  return finish(minimal, measure(minimal, limits), true);
 }
 
 /** A portal's capsule in its two sizes (seed 003: the HUD survives aggressive budgets). */
@@ -326,6 +234,7 @@ export function applyBudgetWithCapsule(
   if ("capsule" in payload) return applyBudget(payload, spec, args, defaultProfile);
   const capsule = capsuleOf();
   const { limits } = resolveLimits(args, defaultProfile);
-  const chosen = limits.chars - capsuleReserve(capsule.full).chars >= MIN_BUDGET_CHARS ? capsule.full : capsule.compact;
-  return { ...applyBudget(payload, spec, args, defaultProfile, capsuleReserve(chosen)), capsule: chosen };
+  const full = capsuleReserve(capsule.full);
+  const chosen = limits.chars - full.chars >= MIN_BUDGET_CHARS ? capsule.full : capsule.compact;
+  return { ...applyBudget(payload, spec, args, defaultProfile, capsuleReserve(chosen), full), capsule: chosen };
 }

@@ -38,7 +38,14 @@ export const BUDGET_PROFILES = {
   audit: 80_000,
 } as const;
 export type BudgetProfile = keyof typeof BUDGET_PROFILES;
-/** Below this a payload cannot carry even its ids and the budget warning; smaller budgets are raised. */
-export const MIN_BUDGET_CHARS = 256;
+/**
+ * The smallest budget, in characters (and bytes): the minimal answer with its warnings whole (a clamp and
+ * BUDGET_MINIMAL, about 350 characters; with clamps of max_bytes and max_lines too, about 600) and, on a
+ * portal, the compact capsule with its pasteable best action (300 to 450). Smaller budgets are raised to
+ * it with BUDGET_MIN_CLAMPED. test/budget-ladder.test.ts measures the minimal answers against it.
+ */
+export const MIN_BUDGET_CHARS = 800;
+/** The smallest line budget: the minimal answer's text block with four warnings, its budget and a capsule. */
+export const MIN_BUDGET_LINES = 12;
 /** Upper bound for an explicit `max_chars` (the audit profile is the largest sensible read). */
 export const MAX_BUDGET_CHARS = 1_000_000;

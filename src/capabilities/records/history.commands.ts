@@ -152,9 +152,17 @@ function resolveSide(ctx: CommandContext, record: RecordRow, text: string, sessi
   return versionRecord(record, version);
 }
 
-/** Share of the read budget each body of from/to may use, and the body diff (the rest is small fields). */
-const BODY_SHARE = 0.2;
-const DIFF_SHARE = 0.4;
+/**
+ * Shares of the room the small fields leave in the read budget: each body of from/to, and the body
+ * diff. The bodies are cut after the small fields are measured, so the answer fits its budget whenever
+ * the small fields do (the budget ladder never has to drop it to the minimal answer).
+ */
+const BODY_SHARE = 0.25;
+const DIFF_SHARE = 0.5;
+/** Characters kept for what the budget adds around the answer (`truncated` flags, a warning). */
+const DIFF_ANSWER_SLACK = 400;
+/** JSON escaping can grow a text: a cut body is measured at this many characters per character. */
+const ESCAPE_FACTOR = 1.25;
 
 export const recordsDiff = defineCommand({
   name: "records.diff",
@@ -207,12 +215,20 @@ export const recordsDiff = defineCommand({
     }
     const budget = ctx.readLimitChars ?? 20_000;
     const body = unifiedDiff(from.body, to.body, { from: `${record.id}@v${from.version}`, to: `${record.id}@v${to.version}` });
-    const cutBody = cutDiff(body, Math.floor(budget * DIFF_SHARE));
+    const small = {
+      id: record.id,
+      from_version: { ...from, body: "" },
+      to_version: { ...to, body: "" },
+      changed: Object.keys(diff).length > 0 || body !== "",
+      diff,
+    };
+    const room = Math.max(0, budget - JSON.stringify(small).length - DIFF_ANSWER_SLACK) / ESCAPE_FACTOR;
+    const cutBody = cutDiff(body, Math.floor(room * DIFF_SHARE));
     if (body !== "") diff.body = cutBody.text;
-    const bodyCap = Math.floor(budget * BODY_SHARE);
+    const bodyCap = Math.floor(room * BODY_SHARE);
     const truncated = { from_body: from.body.length > bodyCap, to_body: to.body.length > bodyCap, diff: cutBody.truncated };
     return {
-      id: record.id,
+      ...small,
       from_version: { ...from, body: from.body.slice(0, bodyCap) },
       to_version: { ...to, body: to.body.slice(0, bodyCap) },
       changed: Object.keys(diff).length > 0,

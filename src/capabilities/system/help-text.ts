@@ -40,7 +40,7 @@ export const HELP_SECTIONS: { title: string; text: string }[] = [
   },
   {
     title: "Budgets",
-    text: "Every read takes max_chars (alias context_budget), max_bytes, max_lines, limit and cursor, and reports budget {max_chars, used_chars, truncated}. Trimming drops oldest items first and keeps ids over bodies (BUDGET_TRUNCATED); BUDGET_MINIMAL means only a stub fit; BUDGET_MIN_CLAMPED means your budget was raised to the minimum.",
+    text: "Every read takes max_chars (alias context_budget), max_bytes, max_lines, limit and cursor, and reports budget {max_chars, used_chars, truncated}. Trimming keeps ids over bodies, then drops oldest items (BUDGET_TRUNCATED); BUDGET_MINIMAL means only a minimal answer fit; BUDGET_MIN_CLAMPED means your budget was raised to the minimum (800). A cut's recovery names the budget that gives more.",
   },
   {
     title: "Writes",

@@ -116,6 +116,26 @@ export const tasksRadar = defineCommand({
     "One plan or task at a glance: now (what it is), why (description or contract), verify (missing checkpoints), next (the single next move), blockers, step counts, its reasoning_ref. Target defaults to your focus.",
   kind: "read",
   input: { ...targetFields },
+  // The radar's lists give way first, the least urgent (the later lines) first; the target and its ref stay.
+  // Its small form leaves out the target's long fields, the steps and the horizon: what it is and what next.
+  budget: {
+    lists: ["radar.next", "radar.verify", "radar.blockers"],
+    keep: [],
+    trimFromEnd: true,
+    stubs: (original) => {
+      const target = original.target as Record<string, unknown>;
+      const radar = original.radar as { now: string; next: string[]; blockers: string[] };
+      return [
+        {
+          requested: original.requested,
+          focus: original.focus,
+          target: Object.fromEntries(["id", "kind", "title", "status", "revision"].map((key) => [key, target[key]])),
+          reasoning_ref: original.reasoning_ref,
+          radar: { now: radar.now, next: radar.next.slice(0, 1), blockers: radar.blockers.slice(0, 1) },
+        },
+      ];
+    },
+  },
   output: {
     requested: z.object({ target: z.string().nullable() }),
     focus: z.string().nullable(),

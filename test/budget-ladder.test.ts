@@ -1,0 +1,150 @@
+// The budget ladder, as a property over every read command: on a seeded workspace, each read that
+// answers its example call (docs/commands.md) is called through MCP on the full toolset under the audit
+// profile with random budgets (max_chars, max_bytes or max_lines, from 1 to 30,000; a fixed fast-check
+// seed). Every answer stays within its budget, has a top-level `truncated`, carries a clamp warning when
+// its budget was raised and a cut warning when it was cut, each with a message and a recovery; a cut's
+// recovery names a budget, and calling again with it returns a less degraded answer.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { exampleArgsOf } from "../src/capabilities/system/command-facts";
+import { COMMANDS } from "../src/commands/catalog";
+import { MIN_BUDGET_CHARS, MIN_BUDGET_LINES } from "../src/shared/limits";
+import { callTool, ok } from "./helpers/mcp";
+
+const workspace = "ladder/store";
+const FULL = { path: "/mcp?toolset=full" };
+/** Budgets tried per command (the property's runs), and the seed that makes them the same every run. */
+const RUNS_PER_COMMAND = 6;
+const SEED = 20261126;
+
+type Answer = Record<string, any>;
+interface Warning {
+  code: string;
+  message: string;
+  recovery: string;
+}
+type BudgetKind = "max_chars" | "max_bytes" | "max_lines";
+
+async function seed(): Promise<void> {
+  const long = (label: string) => `${label}: ${"a measured observation with its context ".repeat(12)}`;
+  const start = await ok("tasks_macro_start", { workspace, title: "Speed up search" }, FULL);
+  for (let i = 1; i <= 10; i++) await ok("notes_commit", { workspace, content: long(`note ${i}`) }, FULL);
+  for (let i = 1; i <= 4; i++) await ok("tasks_note", { workspace, task: start.task_id, note: long(`step note ${i}`) }, FULL);
+  for (let i = 1; i <= 5; i++) {
+    await ok("think_add_hypothesis", { workspace, id: `H${i}`, title: `Hypothesis ${i}`, text: long("why") }, FULL);
+    await ok("think_add_evidence", { workspace, id: `E${i}`, title: `Evidence ${i}`, text: long("seen"), supports: [`H${i}`] }, FULL);
+  }
+  await ok("trace_step", { workspace, step: "explore", content: long("trace") }, FULL);
+  // What the example calls of docs/commands.md name: a branch, CARD-1, JOB-001, a code slice, R001 in two versions.
+  await ok("branch_create", { workspace, name: "experiment" }, FULL);
+  await ok("notes_commit", { workspace, branch: "experiment", content: long("on the branch") }, FULL);
+  await ok("think_card", { workspace, card: { id: "CARD-1", type: "decision", title: "Use BM25", text: long("because") } }, FULL);
+  await ok("jobs_create", { workspace, title: "Review the ranking", prompt: long("prompt") }, FULL);
+  const text = "export const a = 1;\nexport const b = 2;\n";
+  await ok("code_ref_attach", { workspace, path: "src/app.ts", start_line: 1, end_line: 2, text }, FULL);
+  await ok("create_record", { workspace, type: "decision", title: "Ranking", summary: "BM25", body: long("body") }, FULL);
+  await ok("update_record", { workspace, id: "R001", body: long("revised") }, FULL);
+}
+
+/** How degraded an answer is: 0 whole, 1 trimmed, 2 a command's small form, 3 minimal. */
+function level(answer: Answer): number {
+  const warnings = (answer.warnings ?? []) as Warning[];
+  if (warnings.some((warning) => warning.code === "BUDGET_MINIMAL")) return 3;
+  const cut = warnings.find((warning) => warning.code === "BUDGET_TRUNCATED");
+  if (!cut) return 0;
+  return cut.message.includes("small form") ? 2 : 1;
+}
+
+/** The budget arguments a recovery names (`budget_profile "audit", max_chars 5210`). */
+function askedBudget(recovery: string): Record<string, unknown> | undefined {
+  const asked: Record<string, unknown> = {};
+  for (const kind of ["max_chars", "max_bytes", "max_lines"] as const) {
+    const value = new RegExp(`${kind} (\\d+)`).exec(recovery)?.[1];
+    if (value !== undefined) asked[kind] = Number(value);
+  }
+  if (/budget_profile "audit"/.test(recovery)) asked.budget_profile = "audit";
+  return Object.keys(asked).length > 0 ? asked : undefined;
+}
+
+function measured(answer: Answer): { chars: number; bytes: number } {
+  const { budget: _budget, ...rest } = answer;
+  const text = JSON.stringify(rest);
+  return { chars: text.length, bytes: new TextEncoder().encode(text).length };
+}
+
+async function read(tool: string, args: Record<string, unknown>): Promise<{ answer: Answer; lines: number }> {
+  const result = await callTool(tool, { workspace, budget_profile: "audit", ...args }, FULL);
+  expect(result.isError, `${tool} ${JSON.stringify(args)}: ${JSON.stringify(result.structuredContent).slice(0, 300)}`).toBeFalsy();
+  return { answer: result.structuredContent as Answer, lines: (result.content[0]?.text ?? "").split("\n").length };
+}
+
+const READS = COMMANDS.filter((command) => command.kind === "read" && command.scope === "workspace" && "max_chars" in command.input.shape);
+
+describe("the budget ladder", () => {
+  it("holds for every read command with a budget: bounded, warned, recoverable", { timeout: 240_000 }, async () => {
+    await seed();
+    const checked: string[] = [];
+    const skipped: string[] = [];
+    const cut = new Set<string>();
+    /** Per command, the largest budget (at or above the minimum) whose answer was the minimal one. */
+    const minimalAt = new Map<string, number>();
+    for (const command of READS) {
+      const example = exampleArgsOf(command);
+      const probe = await callTool(command.tool, { ...example, workspace, budget_profile: "audit" }, FULL);
+      if (probe.isError) {
+        skipped.push(command.tool);
+        continue;
+      }
+      checked.push(command.tool);
+      const budgets = fc.sample(
+        fc.record({
+          kind: fc.constantFrom<BudgetKind>("max_chars", "max_chars", "max_bytes", "max_lines"),
+          value: fc.oneof(fc.integer({ min: 1, max: 1_500 }), fc.integer({ min: 1, max: 30_000 })),
+        }),
+        { numRuns: RUNS_PER_COMMAND, seed: SEED },
+      );
+      for (const { kind, value } of budgets) {
+        const budget = kind === "max_lines" ? Math.max(1, Math.round(value / 100)) : value;
+        const label = `${command.tool} ${kind}=${budget}`;
+        const { answer, lines } = await read(command.tool, { ...example, [kind]: budget });
+        const size = measured(answer);
+        expect(answer.budget.used_chars, label).toBe(size.chars);
+        expect(size.chars, label).toBeLessThanOrEqual(answer.budget.max_chars);
+        if (kind === "max_bytes") expect(size.bytes, label).toBeLessThanOrEqual(answer.budget.max_bytes);
+        if (kind === "max_lines") expect(lines, label).toBeLessThanOrEqual(answer.budget.max_lines);
+        // get_record_diff's own `truncated` is an object of per-field flags (seed 004's type): it stays.
+        const flags = typeof answer.truncated === "object" && command.tool === "get_record_diff";
+        if (!flags) expect(typeof answer.truncated, label).toBe("boolean");
+        if (answer.budget.truncated && !flags) expect(answer.truncated, label).toBe(true);
+        const warnings = (answer.warnings ?? []) as Warning[];
+        for (const warning of warnings) {
+          expect(warning.message.length, `${label} ${warning.code}`).toBeGreaterThan(0);
+          expect(warning.recovery.length, `${label} ${warning.code}`).toBeGreaterThan(0);
+        }
+        const codes = warnings.map((warning) => warning.code);
+        const minimum = kind === "max_lines" ? MIN_BUDGET_LINES : MIN_BUDGET_CHARS;
+        if (budget < minimum) expect(codes, label).toContain("BUDGET_MIN_CLAMPED");
+        const degraded = level(answer);
+        if (degraded === 3 && kind === "max_chars" && budget >= MIN_BUDGET_CHARS) {
+          minimalAt.set(command.tool, Math.max(budget, minimalAt.get(command.tool) ?? 0));
+        }
+        if (!answer.budget.truncated) continue;
+        expect(degraded, label).toBeGreaterThan(0);
+        cut.add(command.tool);
+        const warning = warnings.find((candidate) => candidate.code === "BUDGET_TRUNCATED" || candidate.code === "BUDGET_MINIMAL");
+        const asked = askedBudget(warning?.recovery ?? "");
+        expect(asked, `${label}: ${warning?.recovery}`).toBeDefined();
+        const again = await read(command.tool, { ...example, [kind]: budget, ...asked });
+        expect(level(again.answer), `${label} then ${JSON.stringify(asked)}`).toBeLessThan(degraded);
+      }
+    }
+    console.info(
+      `budget ladder: ${checked.length} read commands checked, ${cut.size} of them cut at some budget; ` +
+        `not answering their example call here: ${skipped.join(", ")}; minimal at max_chars: ` +
+        JSON.stringify(Object.fromEntries(minimalAt)),
+    );
+    expect(checked.length).toBeGreaterThan(40);
+    expect(cut.size).toBeGreaterThan(10);
+  });
+});
