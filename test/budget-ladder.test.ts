@@ -3,7 +3,8 @@
 // profile with random budgets (max_chars, max_bytes or max_lines, from 1 to 30,000; a fixed fast-check
 // seed). Every answer stays within its budget, has a top-level `truncated`, carries a clamp warning when
 // its budget was raised and a cut warning when it was cut, each with a message and a recovery; a cut's
-// recovery names a budget, and calling again with it returns a less degraded answer.
+// recovery names a budget, and calling again with it returns a less degraded answer; a larger budget never
+// names fewer ids; and every level has the whole answer's shape (fields left out, never re-shaped).
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -15,7 +16,7 @@ import { callTool, ok } from "./helpers/mcp";
 const workspace = "ladder/store";
 const FULL = { path: "/mcp?toolset=full" };
 /** Budgets tried per command (the property's runs), and the seed that makes them the same every run. */
-const RUNS_PER_COMMAND = 6;
+const RUNS_PER_COMMAND = 12;
 const SEED = 20261126;
 
 type Answer = Record<string, any>;
@@ -67,6 +68,46 @@ function askedBudget(recovery: string): Record<string, unknown> | undefined {
   return Object.keys(asked).length > 0 ? asked : undefined;
 }
 
+const ID_KEYS = new Set(["id", "seq", "card_id", "event_id", "step_id", "record_id", "session_id", "job", "conflict_id"]);
+
+/** The ids an answer names (outside its warnings, budget and capsule): what a larger budget must keep. */
+function idsOf(value: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) idsOf(item, out);
+  else if (value !== null && typeof value === "object") {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === "warnings" || key === "budget" || key === "capsule") continue;
+      if (ID_KEYS.has(key) && (typeof inner === "string" || typeof inner === "number")) out.add(`${key}:${inner}`);
+      else idsOf(inner, out);
+    }
+  }
+  return out;
+}
+
+/** Fields the ladder itself adds: they are not the command's shape. */
+const LADDER_FIELDS = new Set(["warnings", "budget", "truncated", "signal", "trimmed"]);
+
+/** `path: type` of every field (array items share the path `[]`). */
+function shapeOf(value: unknown, path = "", out = new Map<string, string>()): Map<string, string> {
+  if (Array.isArray(value)) {
+    out.set(path, "array");
+    for (const item of value) shapeOf(item, `${path}[]`, out);
+  } else if (value !== null && typeof value === "object") {
+    out.set(path, "object");
+    for (const [key, inner] of Object.entries(value)) if (!LADDER_FIELDS.has(key)) shapeOf(inner, `${path}.${key}`, out);
+  } else out.set(path, value === null ? "null" : typeof value);
+  return out;
+}
+
+/**
+ * A path a cut answer may have that its whole answer lacks: the cursor a repair adds to a cut page, and
+ * items of a list that was empty in the whole answer (`degradation.truncated_fields`).
+ */
+function isAddable(path: string, whole: Map<string, string>): boolean {
+  if (path.endsWith(".next_cursor")) return true;
+  const list = /^(.*?)\[\]/.exec(path)?.[1];
+  return list !== undefined && whole.get(list) === "array" && !whole.has(`${list}[]`);
+}
+
 function measured(answer: Answer): { chars: number; bytes: number } {
   const { budget: _budget, ...rest } = answer;
   const text = JSON.stringify(rest);
@@ -86,6 +127,7 @@ describe("the budget ladder", () => {
     await seed();
     const checked: string[] = [];
     const skipped: string[] = [];
+    const reshaped = new Set<string>();
     const cut = new Set<string>();
     /** Per command, the largest budget (at or above the minimum) whose answer was the minimal one. */
     const minimalAt = new Map<string, number>();
@@ -97,6 +139,7 @@ describe("the budget ladder", () => {
         continue;
       }
       checked.push(command.tool);
+      const wholeShape = shapeOf(probe.structuredContent);
       const budgets = fc.sample(
         fc.record({
           kind: fc.constantFrom<BudgetKind>("max_chars", "max_chars", "max_bytes", "max_lines"),
@@ -104,6 +147,7 @@ describe("the budget ladder", () => {
         }),
         { numRuns: RUNS_PER_COMMAND, seed: SEED },
       );
+      const counts: { kind: BudgetKind; budget: number; ids: number }[] = [];
       for (const { kind, value } of budgets) {
         const budget = kind === "max_lines" ? Math.max(1, Math.round(value / 100)) : value;
         const label = `${command.tool} ${kind}=${budget}`;
@@ -125,6 +169,15 @@ describe("the budget ladder", () => {
         const codes = warnings.map((warning) => warning.code);
         const minimum = kind === "max_lines" ? MIN_BUDGET_LINES : MIN_BUDGET_CHARS;
         if (budget < minimum) expect(codes, label).toContain("BUDGET_MIN_CLAMPED");
+        // One shape at every level: a field is the whole answer's, with its type (null stands for any).
+        for (const [path, type] of shapeOf(answer)) {
+          const whole = wholeShape.get(path);
+          const added = whole === undefined && !isAddable(path, wholeShape);
+          if (added || (whole !== undefined && whole !== type && whole !== "null" && type !== "null")) {
+            reshaped.add(`${command.tool} ${path}: ${whole ?? "absent"} → ${type}`);
+          }
+        }
+        counts.push({ kind, budget: answer.budget[kind] ?? answer.budget.max_chars, ids: idsOf(answer).size });
         const degraded = level(answer);
         if (degraded === 3 && kind === "max_chars" && budget >= MIN_BUDGET_CHARS) {
           minimalAt.set(command.tool, Math.max(budget, minimalAt.get(command.tool) ?? 0));
@@ -138,12 +191,21 @@ describe("the budget ladder", () => {
         const again = await read(command.tool, { ...example, [kind]: budget, ...asked });
         expect(level(again.answer), `${label} then ${JSON.stringify(asked)}`).toBeLessThan(degraded);
       }
+      // Monotonic: a larger budget of the same kind never names fewer ids.
+      for (const a of counts) {
+        for (const b of counts) {
+          if (a.kind === b.kind && a.budget < b.budget) {
+            expect(b.ids, `${command.tool} ${a.kind}: ${a.budget} → ${a.ids} ids, ${b.budget} → ${b.ids}`).toBeGreaterThanOrEqual(a.ids);
+          }
+        }
+      }
     }
     console.info(
       `budget ladder: ${checked.length} read commands checked, ${cut.size} of them cut at some budget; ` +
         `not answering their example call here: ${skipped.join(", ")}; minimal at max_chars: ` +
         JSON.stringify(Object.fromEntries(minimalAt)),
     );
+    expect([...reshaped]).toEqual([]);
     expect(checked.length).toBeGreaterThan(40);
     expect(cut.size).toBeGreaterThan(10);
   });

@@ -31,7 +31,7 @@ export function compactCapsule(capsule: RenderedCapsule) {
       workspace: where.workspace,
       branch: where.branch,
       focus: where.focus,
-      target: where.target?.id ?? null,
+      target: where.target === null ? null : { id: where.target.id },
       step_focus: where.step_focus === null ? null : { step_id: where.step_focus.step_id },
     },
     next: { action },

@@ -81,7 +81,7 @@ function engineFor(ctx: CommandContext, scope: Scope, allLanes: boolean) {
 
 type Frontier = ReturnType<typeof frontierOf>;
 
-const allCards = (frontier: Frontier) => [...frontier.questions, ...frontier.hypotheses, ...frontier.tests, ...frontier.decisions];
+const _allCards = (frontier: Frontier) => [...frontier.questions, ...frontier.hypotheses, ...frontier.tests, ...frontier.decisions];
 
 /**
  * Moves when the engine has too few: answer the newest open question, test the newest hypothesis, frame
@@ -178,7 +178,19 @@ const frontierSchema = z.object({
   tests: z.array(cardSchema),
   decisions: z.array(cardSchema),
 });
-const moveStub = (action: EngineAction | undefined) => action?.calls[0] ?? suggest("think_context", {}, "See the reasoning context");
+/** A move as the small forms keep it: the same shape, its first call only (fields are left out, never re-shaped). */
+const slimMove = (action: EngineAction | null | undefined) => (action ? { ...action, calls: action.calls.slice(0, 1) } : null);
+
+/** Each frontier list cut to its newest card's id and type. */
+function frontierTops(frontier: Frontier) {
+  const top = (cards: Frontier["questions"]) => cards.slice(0, 1).map((card) => ({ id: card.id, type: card.type, trimmed: true }));
+  return {
+    questions: top(frontier.questions),
+    hypotheses: top(frontier.hypotheses),
+    tests: top(frontier.tests),
+    decisions: top(frontier.decisions),
+  };
+}
 
 export const thinkFrontier = defineCommand({
   name: "think.frontier",
@@ -192,16 +204,18 @@ export const thinkFrontier = defineCommand({
     lists: ["frontier.tests", "frontier.decisions", "frontier.hypotheses", "frontier.questions", "engine.signals"],
     keep: [...GRAPH_KEEP, "lane", "title", "code", "severity"],
     trimFromEnd: true,
+    // Small forms: each list's newest card and the engine's best move; then the best move alone.
     stubs: (original) => {
-      const frontier = original.frontier as Frontier;
-      const top = allCards(frontier)[0];
       const engine = original.engine as EngineResult;
+      const best = engine.actions.slice(0, 1).map(slimMove);
       return [
         {
-          frontier_stub: { top: top ? { id: top.id, type: top.type } : null, open: allCards(frontier).length },
-          next: moveStub(engine.actions[0]),
+          branch: original.branch,
+          graph_doc: original.graph_doc,
+          frontier: frontierTops(original.frontier as Frontier),
+          engine: { mode: engine.mode, signals: [], actions: best },
         },
-        { next: moveStub(engine.actions[0]) },
+        { engine: { actions: best } },
       ];
     },
   },
@@ -233,7 +247,7 @@ export const thinkNext = defineCommand({
     lists: ["signals"],
     keep: ["code", "severity"],
     trimFromEnd: true,
-    stubs: (original) => [{ next: moveStub(original.next as EngineAction | undefined) }],
+    stubs: (original) => [{ next: slimMove(original.next as EngineAction | null) }],
   },
   handler: (ctx, args) => {
     const scope = scopeOf(ctx, args);
@@ -279,7 +293,7 @@ export const thinkWatch = defineCommand({
     trimFromEnd: ["frontier.tests", "frontier.decisions", "frontier.hypotheses", "frontier.questions", "engine.signals"],
     stubs: (original) => [
       { watch_capsule: original.watch_capsule },
-      { next: moveStub((original.watch_capsule as { next: EngineAction | undefined }).next) },
+      { watch_capsule: { next: slimMove((original.watch_capsule as { next: EngineAction }).next) } },
     ],
   },
   handler: (ctx, args) => {
