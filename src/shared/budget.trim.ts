@@ -27,6 +27,11 @@ export interface BudgetSpec {
    * the trimmed payload does not fit (e.g. a resume view degrading to its capsule).
    */
   stubs?: (original: Payload) => Payload[];
+  /**
+   * The command sizes its sections by the budget (the resume views' tiers): a larger budget returns more
+   * of the answer, which may be cut again, so a recovery promises more, not the whole.
+   */
+  sized?: boolean;
 }
 
 export interface Limits {

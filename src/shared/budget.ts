@@ -133,6 +133,8 @@ function truncatedWarning(message: string, recovery: string): Warning {
 const TRIMMED_MESSAGE = "Cut to the budget: the oldest items lost their bodies (trimmed: true) or were dropped.";
 const SMALL_FORM_MESSAGE = "Cut to the budget: only the command's small form fits.";
 const MINIMAL_MESSAGE = "Only the minimal answer fits the budget.";
+/** What a larger budget gives a command whose sections grow with the budget (BudgetSpec.sized). */
+const SIZED_OUTCOME = "more of the answer (its sections grow with the budget, so it may be cut again).";
 
 /** The scalar fields of a payload: what the minimal answer keeps. */
 function scalarsOf(payload: Payload): Payload {
@@ -177,7 +179,7 @@ export function applyBudget(
   // 2. Trimmed: if even its skeleton (every list emptied) does not fit, its size is what the next rung names.
   let trimmedSize: Size | undefined;
   if (spec) {
-    const warning = truncatedWarning(TRIMMED_MESSAGE, askFor(asker, wholeSize, "the whole answer."));
+    const warning = truncatedWarning(TRIMMED_MESSAGE, askFor(asker, wholeSize, spec.sized ? SIZED_OUTCOME : "the whole answer."));
     const trimmed = trimToFit(markTruncated(withWarnings(payload, [...warnings, warning]), true), spec, limits, payload);
     if (within(trimmed.size, limits)) return finish(trimmed.payload, trimmed.size, true);
     trimmedSize = trimmed.size;

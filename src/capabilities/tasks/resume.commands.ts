@@ -130,6 +130,8 @@ export const resumeOutput = {
  * out of a mid-size budget.
  */
 export const RESUME_BUDGET = {
+  // The view's tier of section sizes follows max_chars (see `limitsFor`).
+  sized: true,
   lists: [
     "memory.trace",
     "memory.notes",
