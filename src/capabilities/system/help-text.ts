@@ -3,6 +3,7 @@
  * whole. The single place that explains conventions, so responses need not repeat them. Also the
  * golden path that `help` and `status` give as suggested calls.
  */
+import { MIN_BUDGET_CHARS } from "../../shared/limits";
 import { fill, type Suggestion, suggest } from "../../shared/suggestion";
 
 export const HELP_SECTIONS: { title: string; text: string }[] = [
@@ -40,7 +41,7 @@ export const HELP_SECTIONS: { title: string; text: string }[] = [
   },
   {
     title: "Budgets",
-    text: "Every read takes max_chars (alias context_budget), max_bytes, max_lines, limit and cursor, and reports budget {max_chars, used_chars, truncated}. Trimming keeps ids over bodies, then drops oldest items (BUDGET_TRUNCATED); BUDGET_MINIMAL means only a minimal answer fit; BUDGET_MIN_CLAMPED means your budget was raised to the minimum (800). A cut's recovery names the budget that gives more.",
+    text: `Every read takes max_chars (alias context_budget), max_bytes, max_lines, limit and cursor, and reports budget {max_chars, used_chars, truncated}. Trimming keeps ids over bodies, then drops oldest items (BUDGET_TRUNCATED); BUDGET_MINIMAL means only a minimal answer fit; BUDGET_MIN_CLAMPED means your budget was raised to the minimum (${MIN_BUDGET_CHARS}). A cut's recovery names the budget that gives more.`,
   },
   {
     title: "Writes",
