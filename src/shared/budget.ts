@@ -134,7 +134,7 @@ const TRIMMED_MESSAGE = "Cut to the budget: the oldest items lost their bodies (
 const SMALL_FORM_MESSAGE = "Cut to the budget: only the command's small form fits.";
 const MINIMAL_MESSAGE = "Only the minimal answer fits the budget.";
 /** What a larger budget gives a command whose sections grow with the budget (BudgetSpec.sized). */
-const SIZED_OUTCOME = "more of the answer (its sections grow with the budget, so it may be cut again).";
+const SIZED_OUTCOME = "more of the answer, which may be cut again.";
 
 /** The scalar fields of a payload: what the minimal answer keeps. */
 function scalarsOf(payload: Payload): Payload {
