@@ -133,7 +133,7 @@ const waitMove = (wait: Wait): Move => ({ why: [wait.why], next: { action: wait.
 /** With no focus: take up the plan or task worked on most recently, or the one whose step you hold. */
 function takeUpMove(ctx: CommandContext, entity: EntityRow, step: StepFocus | null, held: ReturnType<typeof heldStep>): Move {
   const heldBy = step?.lease ? `; its step ${step.path} is leased by ${step.lease.holder}` : "";
-  const reason = held?.task === entity.id ? "whose step you hold" : `the ${entity.kind} worked on most recently`;
+  // The purpose adds to `why` only what it lacks: why this one is in `why[0]`.
   const first =
     held?.task === entity.id
       ? held.why
@@ -141,7 +141,7 @@ function takeUpMove(ctx: CommandContext, entity: EntityRow, step: StepFocus | nu
   return {
     why: [first, ...stepWhy(ctx, step, entity)],
     next: {
-      action: suggest("tasks.focus.set", { target: entity.id }, `Take up ${entity.id}, ${reason}${heldBy}`),
+      action: suggest("tasks.focus.set", { target: entity.id }, `Take up ${entity.id}${heldBy}`),
       backup: suggest("open", { id: entity.id }, `Read ${entity.id} first`),
     },
   };
