@@ -3,19 +3,12 @@
 // (docs/portals.md "Where writes land"): each through the real MCP endpoint.
 
 import { describe, expect, it } from "vitest";
-import { NEWCOMER, OTHER, OWNER, STATES, type State } from "./crawl/states";
+import { NEWCOMER, OTHER, OWNER, stateNamed } from "./crawl/states";
 import { as, ok } from "./helpers/mcp";
+import { moveOf } from "./helpers/suggestions";
 
 const PORTALS = { path: "/mcp?toolset=portals" };
 const FULL = { path: "/mcp?toolset=full" };
-
-function state(name: string): State {
-  const found = STATES.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no state ${name}`);
-  return found;
-}
-
-const moveOf = (action: { tool: string; args: Record<string, any> }) => action.args.cmd ?? `${action.tool} ${action.args.op ?? ""}`.trim();
 
 async function portalStatus(workspace: string, agent: string) {
   return ok("status", { workspace }, { ...PORTALS, ...(await as(agent)) });
@@ -24,7 +17,7 @@ async function portalStatus(workspace: string, agent: string) {
 describe("what waits, by priority", () => {
   it("with no plan or task: the caller's open Record-Sync session before 'create a plan'", async () => {
     const workspace = "waits/session";
-    await state("record-sync-session").build(workspace);
+    await stateNamed("record-sync-session").build(workspace);
     const { capsule } = await portalStatus(workspace, OWNER);
     expect(moveOf(capsule.next.action)).toBe("records sync");
     expect(capsule.next.action.args.args).toEqual({ session_id: "S001" });
@@ -70,7 +63,7 @@ describe("what waits, by priority", () => {
 
   it("stale evidence: run the test with the command it records", async () => {
     const workspace = "waits/stale-evidence";
-    await state("stale-evidence").build(workspace);
+    await stateNamed("stale-evidence").build(workspace);
     const { capsule } = await portalStatus(workspace, OWNER);
     expect(capsule.next.action).toMatchObject({ tool: "think", args: { op: "call", cmd: "think.add.evidence" } });
     expect(capsule.next.action.args.args.text).toContain("CMD: npm run bench -- --suites cache");
@@ -80,7 +73,7 @@ describe("what waits, by priority", () => {
 
   it("a queued job: claim it before creating a plan", async () => {
     const workspace = "waits/job";
-    await state("queued-job").build(workspace);
+    await stateNamed("queued-job").build(workspace);
     const { capsule } = await portalStatus(workspace, NEWCOMER);
     expect(capsule.next.action).toMatchObject({ tool: "jobs", args: { op: "claim", args: { job: "JOB-001" } } });
     expect(moveOf(capsule.next.backup)).toBe("tasks plan.create");
@@ -90,7 +83,7 @@ describe("what waits, by priority", () => {
 describe("only what the caller may do", () => {
   it("the audit view offers publishing a draft to its author only", async () => {
     const workspace = "waits/drafts";
-    await state("another-agents-drafts").build(workspace);
+    await stateNamed("another-agents-drafts").build(workspace);
     const audit = async (agent: string) =>
       ok("context_pack", { workspace, all_lanes: true, budget_profile: "audit" }, { ...FULL, ...(await as(agent)) });
     const calls = (pack: Record<string, any>) =>
@@ -141,7 +134,7 @@ describe("where writes land", () => {
     const empty = await ok("status", { workspace: "waits/golden-empty" }, { ...FULL, ...(await as(NEWCOMER)) });
     expect(empty.golden_path.length).toBe(5);
     const workspace = "waits/golden-busy";
-    await state("task-with-steps").build(workspace);
+    await stateNamed("task-with-steps").build(workspace);
     const flat = await ok("status", { workspace }, { ...FULL, ...(await as(NEWCOMER)) });
     expect(flat.golden_path).toBeUndefined();
     const portal = await portalStatus(workspace, NEWCOMER);

@@ -3,21 +3,11 @@
 // byte-identical capsules.
 
 import { describe, expect, it } from "vitest";
-import { NEWCOMER, OWNER, STATES, type State } from "./crawl/states";
+import { NEWCOMER, OWNER, STATES, stateNamed } from "./crawl/states";
 import { as, ok } from "./helpers/mcp";
+import { moveOf } from "./helpers/suggestions";
 
 const PORTALS = { path: "/mcp?toolset=portals" };
-
-function state(name: string): State {
-  const found = STATES.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no state ${name}`);
-  return found;
-}
-
-/** The command a rendered portal suggestion runs: `cmd`, else the golden op's name as written. */
-function moveOf(action: { tool: string; args: Record<string, any> }): string {
-  return action.args.cmd ?? `${action.tool} ${action.args.op ?? ""}`.trim();
-}
 
 async function bestMove(workspace: string, agent: string) {
   const answer = await ok("status", { workspace }, { ...PORTALS, ...(await as(agent)) });
@@ -32,7 +22,7 @@ describe("the best action follows the work", () => {
 
   it("with a plan and no focus: take it up; once focused, start its first task", async () => {
     const workspace = "hud/plan";
-    await state("plan-only").build(workspace);
+    await stateNamed("plan-only").build(workspace);
     const { capsule, move } = await bestMove(workspace, OWNER);
     expect(move).toBe("tasks.focus.set");
     expect(capsule.next.action.args.args).toEqual({ target: "PLAN-001" });
@@ -41,7 +31,7 @@ describe("the best action follows the work", () => {
 
   it("on a focused task's open step: a progress write for the owner; a newcomer is told to take the task up", async () => {
     const workspace = "hud/task";
-    await state("task-with-steps").build(workspace);
+    await stateNamed("task-with-steps").build(workspace);
     const owner = await bestMove(workspace, OWNER);
     expect(owner.move).toBe("tasks.note");
     const newcomer = await bestMove(workspace, NEWCOMER);
@@ -51,7 +41,7 @@ describe("the best action follows the work", () => {
 
   it("says who holds the open step of the task it points a newcomer to", async () => {
     const workspace = "hud/leased";
-    await state("step-leased-by-another").build(workspace);
+    await stateNamed("step-leased-by-another").build(workspace);
     const newcomer = await bestMove(workspace, NEWCOMER);
     expect(newcomer.move).toBe("tasks.focus.set");
     expect(newcomer.capsule.next.action.purpose).toContain("leased by crawl-other");
@@ -62,7 +52,7 @@ describe("the best action follows the work", () => {
 
   it("on an open graph conflict: show it first, then the move it held back; resolving it lets the work come back", async () => {
     const workspace = "hud/conflict";
-    await state("graph-conflict").build(workspace);
+    await stateNamed("graph-conflict").build(workspace);
     const owner = await ok("status", { workspace }, { ...PORTALS, ...(await as(OWNER)) });
     expect(moveOf(owner.capsule.next.action)).toBe("graph.conflict.show");
     expect(owner.capsule.why[0]).toMatch(/^open graph conflict on H \(CONFLICT-[0-9a-f]+\) in main/);
@@ -96,7 +86,7 @@ describe("the best action follows the work", () => {
 
   it("points past a deleted focus to the open work, deterministically", async () => {
     const workspace = "hud/deleted";
-    await state("focus-on-deleted-task").build(workspace);
+    await stateNamed("focus-on-deleted-task").build(workspace);
     const first = await bestMove(workspace, OWNER);
     expect(first.capsule.where.focus).toBeNull();
     expect(first.move).toBe("tasks.focus.set");

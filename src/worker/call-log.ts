@@ -12,6 +12,7 @@
  */
 import { isValidWorkspaceName } from "../shared/names";
 import type { Result } from "../shared/result";
+import { clip } from "../shared/text";
 
 export const CALL_LOG_KEYS = [
   "ts",
@@ -36,7 +37,7 @@ export type RefusalLogLine = Record<(typeof REFUSAL_LOG_KEYS)[number], LogValue>
 const MAX_FIELD_CHARS = 128;
 
 function field(value: unknown): LogValue {
-  if (typeof value === "string") return value.length <= MAX_FIELD_CHARS ? value : `${value.slice(0, MAX_FIELD_CHARS - 1)}…`;
+  if (typeof value === "string") return clip(value, MAX_FIELD_CHARS);
   if (typeof value === "number" && Number.isFinite(value)) return value;
   return null;
 }

@@ -169,3 +169,10 @@ export const STATES: readonly State[] = [
     },
   },
 ];
+
+/** The state of that name (a test's typo fails loudly). */
+export function stateNamed(name: string): State {
+  const found = STATES.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`no state ${name}`);
+  return found;
+}

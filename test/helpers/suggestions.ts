@@ -36,3 +36,8 @@ export function fillIn<T>(value: T): T {
 export function paste(call: SuggestedCall, options: RpcOptions): Promise<ToolResult> {
   return callTool(call.tool, fillIn(call.args), options);
 }
+
+/** The command a rendered portal suggestion runs: its `cmd`, else its portal and golden op (`tasks plan.create`). */
+export function moveOf(action: { tool: string; args: Record<string, any> }): string {
+  return action.args.cmd ?? `${action.tool} ${action.args.op ?? ""}`.trim();
+}

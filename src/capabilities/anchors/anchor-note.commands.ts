@@ -10,7 +10,7 @@ import { fail } from "../../shared/errors";
 import { MAX_TITLE_CHARS } from "../../shared/limits";
 import { MAX_NODE_TEXT_CHARS, normalizeTags } from "../graph/graph.schema";
 import { anchorId } from "../knowledge/slugs";
-import { resolveStep } from "../tasks/targets";
+import { resolveStep, stepTagOf } from "../tasks/targets";
 import { requireEntity } from "../tasks/tasks.store";
 import { writeCard } from "../think/cards";
 import { CARD_TYPES } from "../think/cards.parse";
@@ -79,7 +79,7 @@ export const anchorMacroNote = defineCommand({
       if (args.target === undefined)
         fail("INVALID_INPUT", "step needs a task target.", "Pass target (e.g. TASK-001) with step, or drop step.", { field: "step" });
       const entity = requireEntity(ctx.db, typeof args.target === "string" ? args.target : args.target.id);
-      stepTag = `step:${resolveStep(ctx.db, entity, { step: args.step }).id.toLowerCase()}`;
+      stepTag = stepTagOf(resolveStep(ctx.db, entity, { step: args.step }).id);
     }
     const tags = [anchorId(slug)];
     if (args.pin) tags.push(PINNED_TAG);

@@ -4,6 +4,7 @@
  * workspace tick advances exactly once per job write. No-ops never come here.
  */
 import type { CommandContext } from "../../commands/context";
+import { clip } from "../../shared/text";
 import type { JobEvent, JobEventType } from "./jobs.schema";
 import { insertEvent, insertJob, type JobRow, operationTick, saveJob, toEvent } from "./jobs.store";
 
@@ -26,7 +27,7 @@ export interface Applied {
 }
 
 export function quote(text: string): string {
-  return text.length <= SUMMARY_QUOTE_CHARS ? text : `${text.slice(0, SUMMARY_QUOTE_CHARS - 1)}…`;
+  return clip(text, SUMMARY_QUOTE_CHARS);
 }
 
 function record(ctx: CommandContext, row: JobRow, tick: number, change: JobChange): JobEvent {

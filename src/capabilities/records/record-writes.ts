@@ -8,6 +8,7 @@
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
+import { clip } from "../../shared/text";
 import { advance } from "../../workspace/clocks";
 import { insertActivity, type NewActivity } from "./activity.store";
 import { MAX_ACTIVE_RECORDS } from "./records.schema";
@@ -27,7 +28,7 @@ import {
 const QUOTE_CHARS = 60;
 
 export function quote(text: string): string {
-  return text.length <= QUOTE_CHARS ? text : `${text.slice(0, QUOTE_CHARS - 1)}…`;
+  return clip(text, QUOTE_CHARS);
 }
 
 /** Takes the next project tick for a write of `session`, and journals it in the workspace (one note). */

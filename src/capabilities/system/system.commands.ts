@@ -112,14 +112,16 @@ export const status = defineCommand({
     const event = lastJournalEvent(ctx.db);
     const engine = checkoutEngine(ctx);
     const entry = lastEntry(ctx.db);
+    const checkout = checkoutOf(ctx.db, ctx.principal.agent_id).name;
+    const focus = focusOf(ctx.db, ctx.principal.agent_id);
     return {
       workspace: ctx.workspace,
       schema_version: WORKSPACE_MIGRATIONS.length,
       workspace_exists: getMeta(ctx.db, "name") !== undefined,
-      checkout: checkoutOf(ctx.db, ctx.principal.agent_id).name,
+      checkout,
       defaults: DEFAULTS,
-      writes: landingOf(ctx),
-      ...(focusOf(ctx.db, ctx.principal.agent_id) === undefined && mostRecentlyActive(ctx.db) === undefined
+      writes: landingOf(ctx, { checkout, focus }),
+      ...(focus === undefined && mostRecentlyActive(ctx.db) === undefined
         ? { golden_path: goldenPath() }
         : {}),
       tick: read(ctx.db, "tick"),

@@ -23,14 +23,12 @@ import { orderedSteps, type StepRow } from "./steps.store";
 import { mostRecentlyActive } from "./task-events.store";
 import { PROOF_CHECKPOINTS, type ReasoningRef } from "./tasks.schema";
 import { type EntityRow, findEntity, focusOf, tasksOfPlan } from "./tasks.store";
-import { engineFinding, heldStep, openConflict, queuedJob, recordSession, type Wait } from "./waiting";
+import { engineFinding, heldStep, openConflict, queuedJob, recordSession, short, type Wait } from "./waiting";
 
 /** Lines of `why`: the focus, its step and one signal; small enough for a 300-character capsule. */
 export const MAX_WHY = 3;
 /** Plan and task statuses that are work still to do. */
 const OPEN_STATUSES: ReadonlySet<string> = new Set(["ACTIVE", "TODO"]);
-/** Titles are cut in `where` and `why` so the capsule stays small whatever the titles are. */
-const MAX_TITLE_CHARS = 60;
 
 export interface StepFocus {
   step_id: string;
@@ -68,10 +66,6 @@ export type Capsule = {
   why: string[];
   next: { action: Suggestion; backup: Suggestion };
 };
-
-function short(text: string): string {
-  return text.length <= MAX_TITLE_CHARS ? text : `${text.slice(0, MAX_TITLE_CHARS - 1)}…`;
-}
 
 function targetOf(entity: EntityRow): CapsuleTarget {
   return { id: entity.id, kind: entity.kind, title: short(entity.title), status: entity.status, revision: entity.revision };

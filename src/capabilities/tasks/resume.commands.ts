@@ -32,7 +32,7 @@ import { nextTaskOf, targetCapsule } from "./capsule";
 import { actionOnlyCapsule, compactCapsule, type RenderedCapsule } from "./capsule.compact";
 import { liveLease } from "./leases.store";
 import { orderedSteps, type StepRow, toStep } from "./steps.store";
-import { firstOpenStep, reasoningRef, resolveTarget } from "./targets";
+import { firstOpenStep, reasoningRef, resolveTarget, stepTagOf } from "./targets";
 import { latestEvents } from "./task-events.store";
 import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, targetFields } from "./tasks.schema";
 import { type EntityRow, focusOf, toEntity } from "./tasks.store";
@@ -292,7 +292,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const steps: StepRow[] = entity.kind === "task" ? orderedSteps(ctx.db, entity.id) : [];
   const stepFocus = entity.kind === "task" ? firstOpenStep(ctx.db, entity.id) : undefined;
   const lease = stepFocus ? liveLease(ctx.db, stepFocus.id) : undefined;
-  const stepTag = stepFocus ? `step:${stepFocus.id.toLowerCase()}` : undefined;
+  const stepTag = stepFocus ? stepTagOf(stepFocus.id) : undefined;
   const allLanes = view === "audit";
   const emptyTail = (limit: number) => ({ entries: [], pagination: { cursor: null, has_more: false, limit, count: 0 } });
   const tail = (doc: string, limit: number, cursor: number | undefined) =>

@@ -18,7 +18,7 @@ import { cardWhere } from "../think/cards";
 import { CLOSED_STATUSES } from "../think/engine.model";
 import { emitEvent } from "./ingest";
 import type { StepRow } from "./steps.store";
-import { reasoningRef } from "./targets";
+import { reasoningRef, stepTagOf } from "./targets";
 import type { EntityRow } from "./tasks.store";
 
 /** Step cards read for the check at most, and pages read to find them (each examines a bounded slice). */
@@ -38,7 +38,7 @@ export function strictGaps(ctx: CommandContext, task: EntityRow, step: StepRow):
   const branch = findBranch(ctx.db, ref.branch);
   if (branch === undefined) return ["hypothesis_with_test", "counter_argument"];
   const sources = sourcesOf(ctx.db, branch);
-  const tag = `step:${step.id.toLowerCase()}`;
+  const tag = stepTagOf(step.id);
   // Page past the examination bound of a crowded graph doc, up to MAX_STEP_PAGES pages.
   const cards: VersionRow[] = [];
   let before: number | undefined;

@@ -153,3 +153,15 @@ export function protectReasoningBranch(db: Db, name: string): void {
 export function firstOpenStep(db: Db, taskId: string): StepRow | undefined {
   return orderedSteps(db, taskId).find((step) => step.completed === 0);
 }
+
+/** The tag cards written under a task carry for its step focus (`step:step-00000003`): one spelling everywhere. */
+export function stepTagOf(stepId: string): string {
+  return `step:${stepId.toLowerCase()}`;
+}
+
+/** The step-focus tag of a plan or task: its first open step's, for a task that has one; else undefined. */
+export function stepFocusTagOf(db: Db, target: string | undefined): string | undefined {
+  const entity = target === undefined ? undefined : findEntity(db, target);
+  const step = entity?.kind === "task" ? firstOpenStep(db, entity.id) : undefined;
+  return step ? stepTagOf(step.id) : undefined;
+}

@@ -7,6 +7,7 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { type Suggestion, suggest } from "../../shared/suggestion";
+import { clip } from "../../shared/text";
 import type { Branch } from "../branches/branches.store";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { firstOpenConflict } from "../graph/conflicts.store";
@@ -23,9 +24,9 @@ export interface Wait {
   action: Suggestion;
 }
 
-/** Titles in a `why` line are cut so a line stays short whatever the title. */
-const MAX_WHY_TITLE = 60;
-const short = (text: string) => (text.length <= MAX_WHY_TITLE ? text : `${text.slice(0, MAX_WHY_TITLE - 1)}…`);
+/** Titles are cut in a capsule's `where` and `why` so the capsule stays small whatever the titles are. */
+const MAX_TITLE_CHARS = 60;
+export const short = (text: string) => clip(text, MAX_TITLE_CHARS);
 
 /** The oldest open conflict merged into the checkout's `graph` doc: it leaves merged work undecided. */
 export function openConflict(ctx: CommandContext, checkout: Branch): Wait | undefined {

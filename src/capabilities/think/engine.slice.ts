@@ -14,8 +14,7 @@ import { DEFAULT_DOCS, type Entry } from "../docs/docs.schema";
 import { readTail } from "../docs/tail";
 import { edgesBetween, type Where } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
-import { firstOpenStep } from "../tasks/targets";
-import { findEntity } from "../tasks/tasks.store";
+import { stepFocusTagOf } from "../tasks/targets";
 import { ANY, allOf, BLOCKERS, OPEN, ofType } from "./card-filters.store";
 import { visibleCardPages } from "./card-view";
 import { runEngine } from "./engine";
@@ -74,13 +73,6 @@ function knownTrace(tail: EngineScope["traceTail"]): Entry[] | undefined {
   return tail.entries.slice(-TRACE_ENTRIES);
 }
 
-/** The tag of a task's step focus (its first open step), as cards written under the task carry it. */
-export function stepTagOf(ctx: CommandContext, target: string | undefined): string | undefined {
-  const entity = target === undefined ? undefined : findEntity(ctx.db, target);
-  const step = entity?.kind === "task" ? firstOpenStep(ctx.db, entity.id) : undefined;
-  return step ? `step:${step.id.toLowerCase()}` : undefined;
-}
-
 /** The canonical slice's card pages, in one statement; with a step tag, that step's cards lead. */
 function slicePages(stepTag: string | undefined): { filter: Where; limit: number }[] {
   return [
@@ -100,7 +92,7 @@ function slicePages(stepTag: string | undefined): { filter: Where; limit: number
  */
 export function engineAnswer(ctx: CommandContext, scope: EngineScope, limits: { signals?: number; actions?: number } = {}): EngineResult {
   const sources = scope.sources ?? sourcesOf(ctx.db, scope.branch);
-  const stepTag = scope.stepTag === undefined ? stepTagOf(ctx, scope.target) : (scope.stepTag ?? undefined);
+  const stepTag = scope.stepTag === undefined ? stepFocusTagOf(ctx.db, scope.target) : (scope.stepTag ?? undefined);
   const cards = visibleCardPages(ctx, scope.graphDoc, sources, slicePages(stepTag), scope.allLanes).flatMap((page) => page.cards);
   const trace = knownTrace(scope.traceTail) ?? readTail(ctx, scope.branch, scope.traceDoc, undefined, TRACE_ENTRIES, sources).entries;
   const callScope =

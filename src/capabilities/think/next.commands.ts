@@ -12,6 +12,7 @@ import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { fill, suggest } from "../../shared/suggestion";
+import { clip } from "../../shared/text";
 import { type Branch, sourcesOf } from "../branches/branches.store";
 import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
 import { readTail } from "../docs/tail";
@@ -157,17 +158,17 @@ function movesOf(engine: EngineResult, frontier: Frontier, scope: Scope): [Engin
 const WHY_LINES = 3;
 const WHY_LINE_CHARS = 120;
 
-const clip = (line: string) => (line.length <= WHY_LINE_CHARS ? line : `${line.slice(0, WHY_LINE_CHARS - 1)}…`);
+const clipLine = (line: string) => clip(line, WHY_LINE_CHARS);
 
 /** Why the moves: the engine's top signals, else what the frontier holds (its counts, then its newest cards). */
 function whyOf(engine: EngineResult, frontier: Frontier, graphDoc: string): string[] {
-  if (engine.signals.length > 0) return engine.signals.slice(0, WHY_LINES).map((signal) => clip(`${signal.code}: ${signal.message}`));
+  if (engine.signals.length > 0) return engine.signals.slice(0, WHY_LINES).map((signal) => clipLine(`${signal.code}: ${signal.message}`));
   const lists = Object.entries(frontier).filter(([, cards]) => cards.length > 0);
   if (lists.length === 0) return [`nothing open in ${graphDoc}`];
   const counts = `open in ${graphDoc}: ${lists.map(([name, cards]) => `${name} ${cards.length}`).join(", ")}`;
   const newest = lists
     .flatMap(([, cards]) => cards.slice(0, 1))
-    .map((card) => clip(`${card.type} ${card.id}: ${card.title ?? card.text ?? ""}`));
+    .map((card) => clipLine(`${card.type} ${card.id}: ${card.title ?? card.text ?? ""}`));
   return [counts, ...newest].slice(0, WHY_LINES);
 }
 

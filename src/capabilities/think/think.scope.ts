@@ -9,9 +9,8 @@ import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import { branchArg, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
 import { reasoningScope } from "../tasks/scope";
-import { firstOpenStep } from "../tasks/targets";
+import { stepFocusTagOf } from "../tasks/targets";
 import { targetSchema } from "../tasks/tasks.schema";
-import { findEntity } from "../tasks/tasks.store";
 import { type CardTarget, cardTarget } from "./cards";
 
 export const scopeFields = {
@@ -49,9 +48,8 @@ export function thinkScope(ctx: CommandContext, args: ScopeArgs, access: "read" 
   const traceDoc = scope.ref?.trace_doc ?? args.trace_doc ?? DEFAULT_DOCS.trace;
   const graphDoc = scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph;
   const result: ThinkScope = { cards: cardTarget(ctx, scope.branch, traceDoc, graphDoc) };
-  const entity = scope.target === undefined ? undefined : findEntity(ctx.db, scope.target);
-  const step = entity?.kind === "task" ? firstOpenStep(ctx.db, entity.id) : undefined;
-  if (step) result.stepTag = `step:${step.id.toLowerCase()}`;
+  const stepTag = stepFocusTagOf(ctx.db, scope.target);
+  if (stepTag) result.stepTag = stepTag;
   return result;
 }
 
