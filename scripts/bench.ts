@@ -35,6 +35,13 @@
  * snapshot's own). Its target is portal median / flat median ≤ 1.15 for each pair. It has no sizes and
  * adds under a minute to a default run, so it is in the default list (see `bench/portals-*.ts`).
  *
+ * Answers: a modest task (a plan, a focused task with 3 steps, notes, step notes, hypotheses with
+ * evidence, a decision, trace steps) and the reads an agent resumes with — context_pack, tasks_snapshot,
+ * tasks_resume_super, think_watch, open TASK-… — measured as characters under the audit profile, the ids
+ * they name, the ids the default budget keeps, and latency at the default budget. `--compare-root DIR`
+ * serves a checkout of an earlier revision beside this one (same seed, same rounds) for before/after
+ * sizes and medians in one run, and fails the run if a read under audit lost an id (see `bench/answers-*.ts`).
+ *
  * Records: 200 small projects (create_project and an import each, for `list_projects`), then for each
  * size (`--record-sizes`, in records) a project `bench/r<n>` seeded through `workspace_import` record
  * ops: a record with 1,000 children (half OPEN) and grandchildren, and a spread of topics with Zipf
@@ -59,6 +66,8 @@
  */
 import { cpus } from "node:os";
 import { resolve } from "node:path";
+import { answersJson, answersLines } from "./bench/answers-report.ts";
+import { runAnswersSuite } from "./bench/answers-suite.ts";
 import { commonOpSet } from "./bench/common-measure.ts";
 import { commonJson, commonLines } from "./bench/common-report.ts";
 import { runCommonSuite } from "./bench/common-suite.ts";
@@ -93,7 +102,7 @@ import {
 import { summarize } from "./bench/sampling.ts";
 import { seed, verifyPage } from "./bench/seed.ts";
 import { log, runScript, shutdownSignal, startDevServer } from "./lib/dev-server.ts";
-import { createMcpClient } from "./lib/mcp-http.ts";
+import { createMcpClient, type McpClient } from "./lib/mcp-http.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const AGENT = "bench";
@@ -116,6 +125,20 @@ async function runNotesSuite(target: Target, options: Options): Promise<SizeResu
     results.push({ size, workspace, seeding, ops: summarize(set, times) });
   }
   return results;
+}
+
+/** The answers suite, with a second server of `--compare-root` when comparing. */
+async function runAnswers(client: McpClient, options: Options) {
+  if (options.compareRoot === undefined) return runAnswersSuite({ now: client }, options);
+  log(`starting the comparison server from ${options.compareRoot}`);
+  const other = await startDevServer({ root: options.compareRoot, modules: ROOT, tempPrefix: "branchmind-bench-before-" });
+  const before = createMcpClient({
+    endpoint: `${other.base}/mcp?toolset=full`,
+    agentId: AGENT,
+    clientName: "bench",
+    signal: shutdownSignal,
+  });
+  return runAnswersSuite({ now: client, before }, options);
 }
 
 async function main(options: Options): Promise<number> {
@@ -145,6 +168,7 @@ async function main(options: Options): Promise<number> {
     ? await runPortalsSuite(client, { base: server.base, agent: AGENT, signal: shutdownSignal }, options)
     : undefined;
   const records = options.suites.includes("records") ? await runRecordsSuite(client, options) : undefined;
+  const answers = options.suites.includes("answers") ? await runAnswers(client, options) : undefined;
 
   machine.load_average_start = loadAtStart;
   machine.load_average_end = loadAverage();
@@ -199,6 +223,7 @@ async function main(options: Options): Promise<number> {
     targets.push(...recordsTargetLines(records, misses, growth));
     recordsSection = recordsJson(options, recordsSet, records, growth, misses);
   }
+  if (answers !== undefined) out.push(...answersLines(answers));
   console.log([...out, "", ...targets].join("\n"));
 
   const finishedAt = new Date();
@@ -217,6 +242,7 @@ async function main(options: Options): Promise<number> {
     portals: portalsSection,
     records: recordsSection,
     common: commonSection,
+    answers: answers === undefined ? null : answersJson(answers),
   });
   console.log(`Results written to ${writeJsonReport(ROOT, startedAt, report)}`);
   return 0;

@@ -22,7 +22,9 @@ describe("effective views across a 3-level chain", () => {
     expect(contents(onA.entries)).toEqual(["m1", "a1", "a2-after-b"]);
     const onMain = await ok("show", { workspace, branch: "main", doc: "notes" });
     expect(contents(onMain.entries)).toEqual(["m1", "m2-after-a", "m3-after-b"]);
-    expect(onB.entries.map((entry: { branch: string }) => entry.branch)).toEqual(["main", "a", "b"]);
+    // Base entries name their branch; the branch's own leave it out (it is the answer's `branch`).
+    expect(onB.branch).toBe("b");
+    expect(onB.entries.map((entry: { branch?: string }) => entry.branch)).toEqual(["main", "a", undefined]);
   });
 
   it("paginates the tail by seq with next_cursor until has_more is false", async () => {

@@ -80,9 +80,7 @@ describe("budgets on every read", () => {
     expect(shown.budget.used_chars).toBeLessThanOrEqual(20_000);
     expect(shown.entries[0]).toEqual({
       seq: written.entry.seq,
-      ts_ms: written.entry.ts_ms,
-      branch: "main",
-      doc: "notes",
+      ts: written.entry.ts,
       kind: "note",
       title: "huge",
       trimmed: true,

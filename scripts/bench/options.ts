@@ -2,6 +2,8 @@
  * The benchmark's command line: flags, defaults, bounds and `--help`. Rejects what the run could not
  * honour (out-of-range numbers, a store too small for the requested chain) before any server starts.
  */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { MIN_GRAPH_SIZE } from "./graph-layout.ts";
 import { DEFAULT_DEPTHS, mainNotesFirst } from "./layout.ts";
@@ -9,11 +11,11 @@ import { CARD_EVERY, MIN_PACK_SIZE } from "./packs-layout.ts";
 import { MIN_RECORD_SIZE } from "./records-layout.ts";
 
 export const USAGE =
-  "npm run bench -- [--suites notes,common,graph,packs,portals,records] [--sizes 1000,10000,100000] [--depths 1,10,30] " +
+  "npm run bench -- [--suites notes,common,graph,packs,portals,records,answers] [--sizes 1000,10000,100000] [--depths 1,10,30] " +
   "[--graph-sizes 10000,100000] [--pack-sizes 100000] [--record-sizes 50000] " +
-  "[--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10] [--wrangler-dev-tools]";
+  "[--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10] [--wrangler-dev-tools] [--compare-root DIR]";
 
-export const SUITES = ["notes", "common", "graph", "packs", "portals", "records"] as const;
+export const SUITES = ["notes", "common", "graph", "packs", "portals", "records", "answers"] as const;
 /** The graph suite's chain `gchain/1` … `gchain/<n>` (`--chain-depth`). */
 const DEFAULT_GRAPH_CHAIN_DEPTH = 10;
 export type Suite = (typeof SUITES)[number];
@@ -60,6 +62,11 @@ export interface Options {
   chainDepth: number;
   /** Keep wrangler's local dev tools on, as `npm run dev` runs (see DEV_SERVER_ENV); off by default. */
   wranglerDevTools: boolean;
+  /**
+   * Answers suite: a checkout of an earlier revision (its own `node_modules` not needed: this one's is
+   * linked) served side by side with this one, for before/after sizes and medians in one run.
+   */
+  compareRoot: string | undefined;
 }
 
 function integerIn(name: string, raw: string, [min, max]: readonly [number, number]): number {
@@ -102,6 +109,7 @@ export function parseOptions(argv: string[]): Options {
       "timeout-minutes": { type: "string" },
       "chain-depth": { type: "string" },
       "wrangler-dev-tools": { type: "boolean" },
+      "compare-root": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -158,7 +166,13 @@ export function parseOptions(argv: string[]): Options {
     chainDepth:
       values["chain-depth"] === undefined ? DEFAULTS.chainDepth : integerIn("chain-depth", values["chain-depth"], BOUNDS.chainDepth),
     wranglerDevTools: values["wrangler-dev-tools"] === true,
+    compareRoot: values["compare-root"] === undefined ? undefined : resolve(values["compare-root"]),
   };
+  if (options.compareRoot !== undefined) {
+    if (!options.suites.includes("answers")) throw new Error("--compare-root is for the answers suite: add it to --suites");
+    if (!existsSync(join(options.compareRoot, "wrangler.toml")))
+      throw new Error(`--compare-root: no wrangler.toml in ${options.compareRoot}`);
+  }
   const deepest = Math.max(...options.depths);
   for (const size of options.suites.includes("notes") ? options.sizes : []) {
     if (mainNotesFirst(size, deepest) < 1) throw new Error(`store size ${size} is too small for a chain of depth ${deepest}`);

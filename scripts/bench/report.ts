@@ -190,6 +190,8 @@ export interface RunRecord {
   records: Json | null;
   /** The common suite's section (`commonJson`), or null when it did not run. */
   common: Json | null;
+  /** The answers suite's section (`answersJson`), or null when it did not run. */
+  answers: Json | null;
 }
 
 /** The JSON document of a run (its field order is the file format: keep it stable; new fields go last). */
@@ -227,6 +229,7 @@ export function jsonReport(run: RunRecord): Json {
     portals: run.portals,
     records: run.records,
     common: run.common,
+    answers: run.answers,
   };
 }
 

@@ -11,7 +11,8 @@
  *   SIGTERM and SIGHUP (`installShutdownHooks`) and when the process exits; if the process dies
  *   without any of these (`kill -9`), the guard that wrangler-dev.ts runs the server under stops it.
  *
- * One server per process. Knows nothing about what the caller does with it.
+ * Usually one server per process; a comparison runs a second one from another checkout (the answers
+ * suite's `--compare-root`). Knows nothing about what the caller does with them.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,6 +32,11 @@ const HEALTH_TIMEOUT_MS = 60_000;
 export interface DevServerOptions {
   /** The project to snapshot and serve (holds `wrangler.toml` and `node_modules`). */
   root: string;
+  /**
+   * The project whose `node_modules` the snapshot links and whose wrangler runs (default `root`): a
+   * checkout of an earlier revision, compared side by side, borrows the current one's.
+   */
+  modules?: string;
   /** Prefix of the temp dir, e.g. `branchmind-bench-`. */
   tempPrefix: string;
   /** Passed as `--var NAME:VALUE`; by default `AUTH_MODE:dev`. */
@@ -57,9 +63,9 @@ const shutdownController = new AbortController();
 /** Aborted when shutdown starts: give it to every request so that none outlives the server. */
 export const shutdownSignal: AbortSignal = shutdownController.signal;
 
-let server: WranglerProcess | undefined;
-/** Temp dir holding the source snapshot the server runs (`app/`) and its persisted state (`state/`). */
-let workDir: string | undefined;
+const servers: WranglerProcess[] = [];
+/** Temp dirs, one per server, holding the source snapshot it runs (`app/`) and its persisted state (`state/`). */
+const workDirs: string[] = [];
 let shuttingDown = false;
 let shutdownDone: Promise<never> | undefined;
 
@@ -73,23 +79,23 @@ export function isShuttingDown(): boolean {
 }
 
 function killGroup(signal: NodeJS.Signals): void {
-  server?.signal(signal);
+  for (const server of servers) server.signal(signal);
 }
 
 async function stopServer(): Promise<void> {
-  await server?.stop();
-  server = undefined;
+  await Promise.all(servers.map((server) => server.stop()));
+  servers.length = 0;
 }
 
 function removeWorkDir(): void {
-  if (workDir === undefined) return;
-  try {
-    // Removes the node_modules symlink itself, never what it points to.
-    rmSync(workDir, { recursive: true, force: true });
-  } catch (error) {
-    log(`warning: could not remove the temp dir: ${String(error)}`);
+  for (const dir of workDirs.splice(0)) {
+    try {
+      // Removes the node_modules symlink itself, never what it points to.
+      rmSync(dir, { recursive: true, force: true });
+    } catch (error) {
+      log(`warning: could not remove the temp dir: ${String(error)}`);
+    }
   }
-  workDir = undefined;
 }
 
 /** Stops the server, removes the temp dir and exits with `code`; later callers wait for the first one. */
@@ -171,16 +177,16 @@ export function runScript<O extends { timeoutMinutes: number }>(
  * ends if this process dies without one (wrangler-dev.ts runs it under a guard).
  */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
-  if (server !== undefined || workDir !== undefined) throw new Error("a dev server is already running in this process");
   const port = await freePort();
-  workDir = mkdtempSync(join(tmpdir(), options.tempPrefix));
+  const workDir = mkdtempSync(join(tmpdir(), options.tempPrefix));
+  workDirs.push(workDir);
   const app = join(workDir, "app");
   const state = join(workDir, "state");
-  snapshotProject(options.root, app);
+  snapshotProject(options.root, app, options.modules);
   mkdirSync(state);
 
-  server = spawnWrangler({
-    root: options.root,
+  const server = spawnWrangler({
+    root: options.modules ?? options.root,
     app,
     state,
     port,
@@ -188,6 +194,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     env: options.devTools === true ? OFFLINE_ENV : DEV_SERVER_ENV,
     onLine: (line) => log(`[wrangler] ${line}`),
   });
+  servers.push(server);
   log(`starting wrangler dev on ${server.base}`);
   const readyMs = await waitForHealth(server, HEALTH_TIMEOUT_MS, shutdownSignal);
   log(`server ready after ${(readyMs / 1000).toFixed(1)} s`);

@@ -70,13 +70,13 @@ export function freePort(host: string = HOST): Promise<number> {
  * `wrangler dev` watches its sources and restarts the Worker on every edit, which would break or skew
  * a run while someone edits the tree.
  */
-export function snapshotProject(root: string, into: string): void {
+export function snapshotProject(root: string, into: string, modules: string = root): void {
   const viewerBuild = join(root, "web", "dist");
   cpSync(root, into, {
     recursive: true,
     filter: (source) => source !== viewerBuild && (dirname(source) !== root || !SNAPSHOT_SKIP.has(basename(source))),
   });
-  symlinkSync(join(root, "node_modules"), join(into, "node_modules"), "junction");
+  symlinkSync(join(modules, "node_modules"), join(into, "node_modules"), "junction");
 }
 
 export interface WranglerOptions {

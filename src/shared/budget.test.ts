@@ -7,9 +7,13 @@ import { MIN_BUDGET_CHARS } from "./limits";
 const spec: BudgetSpec = { lists: ["items"], keep: ["id"] };
 const items = Array.from({ length: 10 }, (_, i) => ({ id: i, body: "b".repeat(100) }));
 
-type Answer = Record<string, any>;
-const askedChars = (answer: Answer, code: string) =>
-  Number(/max_chars (\d+)/.exec(answer.warnings.find((warning: { code: string }) => warning.code === code).recovery)?.[1]);
+type Warned = { code: string; message: string; recovery: string };
+type Answer = Record<string, unknown> & { warnings?: Warned[] };
+const warningsOf = (answer: Answer): Warned[] => answer.warnings ?? [];
+const askedChars = (answer: Answer, code: string) => {
+  const warning = warningsOf(answer).find((item) => item.code === code);
+  return Number(/max_chars (\d+)/.exec(warning?.recovery ?? "")?.[1]);
+};
 
 describe("applyBudget", () => {
   it("leaves a payload that fits untouched, with budget and a top-level truncated attached", () => {
@@ -60,7 +64,7 @@ describe("applyBudget", () => {
     expect(again.items).toEqual(items);
     // Under a named profile too small for it, the recovery names the audit profile as well.
     const portal: Answer = applyBudget({ items: Array(60).fill(items[0]) }, spec, { budget_profile: "portal" }, "portal");
-    expect(portal.warnings[0].recovery).toMatch(/^Pass budget_profile "audit", max_chars \d+: the whole answer\.$/);
+    expect(warningsOf(portal)[0]?.recovery).toMatch(/^Pass budget_profile "audit", max_chars \d+: the whole answer\.$/);
   });
 
   it("falls back to a minimal answer whose warnings keep their text, and names the budget of the level above", () => {
@@ -68,8 +72,8 @@ describe("applyBudget", () => {
     const out: Answer = applyBudget(payload, spec, { max_chars: 10 }, "default");
     expect(out).toMatchObject({ signal: "minimal", truncated: true });
     expect((out.budget as { used_chars: number }).used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
-    expect(out.warnings.map((warning: { code: string }) => warning.code)).toEqual(["BUDGET_MIN_CLAMPED", "BUDGET_MINIMAL"]);
-    for (const warning of out.warnings) expect(warning.message.length * warning.recovery.length).toBeGreaterThan(0);
+    expect(warningsOf(out).map((warning) => warning.code)).toEqual(["BUDGET_MIN_CLAMPED", "BUDGET_MINIMAL"]);
+    for (const warning of warningsOf(out)) expect(warning.message.length * warning.recovery.length).toBeGreaterThan(0);
     const above = applyBudget(payload, spec, { max_chars: askedChars(out, "BUDGET_MINIMAL") }, "default");
     // The level above: here the whole answer, smaller than the trimmed one with its warning.
     expect(above.signal).toBeUndefined();

@@ -131,6 +131,8 @@ function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payloa
       const before = JSON.stringify(items[index]);
       const replaced = stub(items[index], spec.keep);
       const after = JSON.stringify(replaced);
+      // An item already as lean as its stub (a mention, a mirrored entry) stays as it is.
+      if (after.length >= before.length) continue;
       items[index] = replaced;
       size.chars -= before.length - after.length;
       size.bytes -= bytesOf(before) - bytesOf(after);

@@ -109,9 +109,15 @@ interface Asker {
   reserve: Reserve;
 }
 
+/**
+ * Room a recovery adds to the size it measured: at the budget it names, the answer's own warning names a
+ * larger number (a digit or two more), and a cut answer must still fit with it.
+ */
+const RECOVERY_SLACK_CHARS = 16;
+
 function askFor(asker: Asker, target: Size, outcome: string): string {
   const { args, limits, reserve } = asker;
-  const chars = target.chars + reserve.chars;
+  const chars = target.chars + reserve.chars + RECOVERY_SLACK_CHARS;
   const parts: string[] = [];
   const profile = args.budget_profile;
   if (profile !== undefined && chars > BUDGET_PROFILES[profile]) {
@@ -121,7 +127,8 @@ function askFor(asker: Asker, target: Size, outcome: string): string {
     parts.push(`budget_profile "audit"`);
   }
   if (chars > limits.chars || parts.length > 0) parts.push(`max_chars ${chars}`);
-  if (limits.bytes !== undefined && target.bytes + reserve.bytes > limits.bytes) parts.push(`max_bytes ${target.bytes + reserve.bytes}`);
+  const bytes = target.bytes + reserve.bytes + RECOVERY_SLACK_CHARS;
+  if (limits.bytes !== undefined && target.bytes + reserve.bytes > limits.bytes) parts.push(`max_bytes ${bytes}`);
   if (limits.lines !== undefined && target.lines > limits.lines) parts.push(`max_lines ${target.lines}`);
   return `Pass ${parts.join(", ")}: ${outcome}`;
 }

@@ -9,8 +9,9 @@ import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
 import { nameSchema } from "../../shared/names";
 import { writeNote } from "../docs/docs.rules";
-import { branchArg, contentFields, docSchema, entrySchema } from "../docs/docs.schema";
+import { branchArg, contentFields, docSchema } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
+import { entryView, entryViewSchema } from "../docs/entry-view";
 import { protectReasoningBranch } from "../tasks/targets";
 import {
   type Branch,
@@ -269,7 +270,7 @@ export const macroBranchNote = defineCommand({
       base_seq: z.number().nullable(),
     }),
     checkout: z.string(),
-    note: entrySchema.nullable(),
+    note: entryViewSchema.nullable(),
   },
   handler: (ctx, args) => {
     const content = noteFromTemplate(args.template, args.goal, args.content);
@@ -285,7 +286,7 @@ export const macroBranchNote = defineCommand({
     }
     const previous = checkoutOf(ctx.db, ctx.principal.agent_id);
     if (previous.id !== branch.id) setCheckout(ctx, branch);
-    const note = content === undefined ? null : toEntry(writeNote(ctx, branch, { ...args, content }), branch.name);
+    const note = content === undefined ? null : entryView(toEntry(writeNote(ctx, branch, { ...args, content }), branch.name));
     if (created || previous.id !== branch.id || note !== null) {
       ctx.journal({
         target: branch.name,

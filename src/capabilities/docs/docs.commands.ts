@@ -13,8 +13,9 @@ import { type Branch, branchById, requireBranch, sourcesOf } from "../branches/b
 import { reasoningScope, refuseDocWithTarget } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { targetBranch, writeNote } from "./docs.rules";
-import { branchArg, contentFields, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "./docs.schema";
+import { branchArg, contentFields, DEFAULT_DOCS, docSchema, ENTRY_KEEP } from "./docs.schema";
 import { appendEntry, diffPage, documentsOf, namer, toEntry } from "./docs.store";
+import { entryView, entryViewSchema, pageView } from "./entry-view";
 import { cursorSchema, limitSchema, pagination, paginationSchema, repairPagination, tailPagination } from "./paging";
 import { contentCap, readTail } from "./tail";
 
@@ -31,7 +32,7 @@ export const notesCommit = defineCommand({
     doc: docSchema.optional(),
     ...contentFields,
   },
-  output: { entry: entrySchema },
+  output: { entry: entryViewSchema },
   handler: (ctx, args) => {
     const scope = reasoningScope(ctx, args, "write");
     refuseDocWithTarget(scope, args.doc, "Drop doc: a target's notes go to its notes doc.");
@@ -41,12 +42,12 @@ export const notesCommit = defineCommand({
       target: `${branch.name}/${row.doc}`,
       summary: `note ${row.seq}`,
     });
-    return { entry: toEntry(row, branch.name) };
+    return { entry: entryView(toEntry(row, branch.name)) };
   },
 });
 
 /** A page of entries (show, diff): trimmed oldest-first, with a cursor back to what the budget dropped. */
-const ENTRY_PAGE_OUTPUT = { entries: z.array(entrySchema), pagination: paginationSchema, truncated: z.boolean() };
+const ENTRY_PAGE_OUTPUT = { entries: z.array(entryViewSchema), pagination: paginationSchema, truncated: z.boolean() };
 const ENTRY_PAGE_BUDGET: BudgetSpec = { lists: ["entries"], keep: ENTRY_KEEP, repair: repairPagination("entries") };
 
 function docFor(doc: string | undefined, docKind: "notes" | "trace" | undefined): string {
@@ -78,7 +79,7 @@ export const show = defineCommand({
     return {
       branch: branch.name,
       doc,
-      ...readTail(ctx, branch, doc, args.cursor, args.limit),
+      ...pageView(readTail(ctx, branch, doc, args.cursor, args.limit), { branch: branch.name, doc }),
       truncated: false,
     };
   },
@@ -117,7 +118,7 @@ export const diff = defineCommand({
       from: from.name,
       to: to.name,
       doc,
-      entries,
+      entries: entries.map((entry) => entryView(entry, { branch: to.name, doc })),
       pagination: tailPagination(
         entries.map((entry) => entry.seq),
         page.has_more,
@@ -261,11 +262,11 @@ export const exportSnapshot = defineCommand({
       graph_doc: z.string(),
     }),
     notes: z.object({
-      entries: z.array(entrySchema),
+      entries: z.array(entryViewSchema),
       pagination: paginationSchema,
     }),
     trace: z.object({
-      entries: z.array(entrySchema),
+      entries: z.array(entryViewSchema),
       pagination: paginationSchema,
     }),
     truncated: z.boolean(),
@@ -284,8 +285,8 @@ export const exportSnapshot = defineCommand({
       target: scope.target ?? null,
       branch: branch.name,
       reasoning_ref: ref,
-      notes: readTail(ctx, branch, ref.notes_doc, undefined, args.notes_limit),
-      trace: readTail(ctx, branch, ref.trace_doc, undefined, args.trace_limit),
+      notes: pageView(readTail(ctx, branch, ref.notes_doc, undefined, args.notes_limit), { branch: ref.branch, doc: ref.notes_doc }),
+      trace: pageView(readTail(ctx, branch, ref.trace_doc, undefined, args.trace_limit), { branch: ref.branch, doc: ref.trace_doc }),
       truncated: false,
     };
   },

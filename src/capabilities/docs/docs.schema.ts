@@ -25,7 +25,7 @@ export const entrySchema = z.object({
 export type Entry = z.infer<typeof entrySchema>;
 
 /** When the budget trims an entry, these fields survive. */
-export const ENTRY_KEEP = ["seq", "ts_ms", "branch", "doc", "kind", "title"];
+export const ENTRY_KEEP = ["seq", "ts", "branch", "doc", "kind", "title"];
 
 export const docSchema = nameSchema("Document name, e.g. `notes` or `trace`.");
 export const branchArg = nameSchema("Branch name; defaults to your checkout.");

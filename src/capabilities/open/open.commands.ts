@@ -11,7 +11,7 @@ import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { anchorCardSchema, openAnchor } from "../anchors/snapshot";
 import { codeOpenStubs, openCodeRef } from "../code-refs/code-refs";
-import { entrySchema } from "../docs/docs.schema";
+import { entryViewSchema } from "../docs/entry-view";
 import { paginationSchema } from "../docs/paging";
 import { edgeSchema } from "../graph/graph.schema";
 import { openJobRef, parseJobRef } from "../jobs/job-refs";
@@ -56,7 +56,7 @@ const OPEN_OUTPUT = {
     .describe("Card: its live edges in and out (`direction`), newest first, at most `limit` in all, by relation."),
   head: z.object({ branch: z.string(), doc: z.string(), seq: z.number(), ts: z.string() }).optional(),
   // entry
-  entry: entrySchema.optional(),
+  entry: entryViewSchema.optional(),
   content_truncated: z.boolean().optional().describe("Entry: the content is cut (budget); read it whole with a larger max_chars."),
   // task / plan
   view: z.string().optional(),

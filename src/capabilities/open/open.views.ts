@@ -11,6 +11,7 @@ import { suggest } from "../../shared/suggestion";
 import { type Branch, branchById, checkoutOf, findBranch, type Source, sourcesOf } from "../branches/branches.store";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
+import { entryView } from "../docs/entry-view";
 import { edgesTouching, isLive, lookupVersion, toEdge, type VersionRow } from "../graph/graph.store";
 import { laneOf, mayWriteLane } from "../graph/lanes";
 import { liveLease } from "../tasks/leases.store";
@@ -148,7 +149,7 @@ export function openEntry(ctx: CommandContext, doc: string, seq: number) {
   return {
     kind: "entry" as const,
     ref: `${doc}@${seq}`,
-    entry,
+    entry: entryView(entry),
     ...(found.contentLength > entry.content.length ? { content_truncated: true } : {}),
     truncated: false,
   };

@@ -121,9 +121,7 @@ export const status = defineCommand({
       checkout,
       defaults: DEFAULTS,
       writes: landingOf(ctx, { checkout, focus }),
-      ...(focus === undefined && mostRecentlyActive(ctx.db) === undefined
-        ? { golden_path: goldenPath() }
-        : {}),
+      ...(focus === undefined && mostRecentlyActive(ctx.db) === undefined ? { golden_path: goldenPath() } : {}),
       tick: read(ctx.db, "tick"),
       seq: read(ctx.db, "seq"),
       ...(event

@@ -18,14 +18,15 @@ import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
 import { type Branch, findBranch, sourcesOf } from "../branches/branches.store";
-import { ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
+import { ENTRY_KEEP, type Entry } from "../docs/docs.schema";
+import { entryViewSchema, entryViews } from "../docs/entry-view";
 import { paginationSchema } from "../docs/paging";
 import { readTail } from "../docs/tail";
 import { GRAPH_KEEP } from "../graph/graph.schema";
 import type { Where } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
 import { ANY, allOf, BLOCKERS, OPEN, ofType } from "../think/card-filters.store";
-import { type CardPage, cardSchema, visibleCards } from "../think/card-view";
+import { type CardPage, cardEntryHeldBy, cardMentionSchema, cardSchema, mentionsOf, visibleCards } from "../think/card-view";
 import { engineSchema } from "../think/engine.schema";
 import { engineAnswer } from "../think/engine.slice";
 import { nextTaskOf, targetCapsule } from "./capsule";
@@ -99,17 +100,19 @@ export const resumeOutput = {
   radar: radarSchema,
   step_focus: z.object({ step: stepSchema, lease: z.object({ holder: z.string(), expires_tick: z.number() }).optional() }).nullable(),
   steps: z.array(z.object({ id: z.string(), path: z.string(), title: z.string(), completed: z.boolean(), blocked: z.boolean() })),
-  timeline: z.object({ events: z.array(eventSchema) }),
+  timeline: z.object({
+    events: z.array(eventSchema.partial({ task: true }).describe("task is left out when it is the target's.")),
+  }),
   signals: z.object({
-    blockers: z.array(cardSchema),
-    decisions: z.array(cardSchema),
-    evidence: z.array(cardSchema),
+    blockers: z.array(cardMentionSchema),
+    decisions: z.array(cardMentionSchema),
+    evidence: z.array(cardMentionSchema),
     stats: z.object({ blockers: z.number(), decisions: z.number(), evidence: z.number() }),
   }),
   memory: z.object({
-    notes: z.array(entrySchema),
+    notes: z.array(entryViewSchema),
     notes_pagination: paginationSchema,
-    trace: z.array(entrySchema),
+    trace: z.array(entryViewSchema),
     trace_pagination: paginationSchema,
     cards: z.array(cardSchema),
     cards_pagination: paginationSchema,
@@ -274,6 +277,19 @@ export interface ResumeArgs {
   budget_profile?: string | undefined;
 }
 
+/**
+ * Leaner items (entry-view.ts): a trace entry that mirrors a task event the timeline shows is named by
+ * its event_id, and one a card write left, by its card_id when the view's cards show that version.
+ */
+function heldElsewhere(events: { event_id: string }[], viewCards: Parameters<typeof cardEntryHeldBy>[0]) {
+  const shown = new Set(events.map((event) => event.event_id));
+  const card = cardEntryHeldBy(viewCards);
+  return (entry: Entry) => {
+    const id = entry.meta?.event_id;
+    return typeof id === "string" && shown.has(id) ? "event_id" : card(entry);
+  };
+}
+
 /** The resume payload of a plan or task in the given view. */
 export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, defaultView?: View) {
   const entity: EntityRow = resolveTarget(ctx, args as Parameters<typeof resolveTarget>[1], tool);
@@ -315,6 +331,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const notes = tail(ref.notes_doc, limits.notes, args.notes_cursor);
   const trace = tail(ref.trace_doc, limits.trace, args.trace_cursor);
   const focus = focusOf(ctx.db, ctx.principal.agent_id) ?? null;
+  const events = latestEvents(ctx.db, entity.id, limits.events);
   // The target's one engine answer (engine.slice.ts), whatever the view lists; step-aware on the step focus.
   // The view's step tag and trace tail (when it is the newest entries) spare the engine its own reads.
   const scope = { graphDoc: ref.graph_doc, traceDoc: ref.trace_doc, allLanes, target: entity.id, stepTag: stepTag ?? null };
@@ -357,17 +374,17 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
       completed: step.completed === 1,
       blocked: step.blocked === 1,
     })),
-    timeline: { events: latestEvents(ctx.db, entity.id, limits.events) },
+    timeline: { events: events.map(({ task, ...event }) => (task === entity.id ? event : { ...event, task })) },
     signals: {
-      blockers,
-      decisions,
-      evidence,
+      blockers: mentionsOf(blockers, viewCardList),
+      decisions: mentionsOf(decisions, viewCardList),
+      evidence: mentionsOf(evidence, viewCardList),
       stats: { blockers: blockers.length, decisions: decisions.length, evidence: evidence.length },
     },
     memory: {
-      notes: notes.entries,
+      notes: entryViews(notes.entries, { branch: ref.branch, doc: ref.notes_doc }),
       notes_pagination: notes.pagination,
-      trace: trace.entries,
+      trace: entryViews(trace.entries, { branch: ref.branch, doc: ref.trace_doc }, heldElsewhere(events, viewCardList)),
       trace_pagination: trace.pagination,
       cards: viewCardList,
       cards_pagination: cardsPagination,

@@ -79,3 +79,33 @@ export function cardPageOf(found: NodePage): CardPage {
   const next = found.next_before ?? cards[cards.length - 1]?.last_seq;
   return next === undefined ? { cards } : { cards, next };
 }
+
+/**
+ * A card list of an answer that also holds `held` (its main card list): a card held there at the same
+ * version keeps only what names it (id, type, title, status, lane, last_seq), its body being in the
+ * answer already (docs/portals.md "Leaner items").
+ */
+export const cardMentionSchema = cardSchema.partial({ tags: true, last_ts_ms: true });
+
+export function mentionsOf(cards: Card[], held: Card[]): z.infer<typeof cardMentionSchema>[] {
+  const versions = new Map(held.map((card) => [card.id, card.last_seq]));
+  return cards.map((card) => {
+    if (versions.get(card.id) !== card.last_seq) return card;
+    const { text: _text, tags: _tags, meta: _meta, last_ts_ms: _ts, ...named } = card;
+    return named;
+  });
+}
+
+/** Names the trace entries a card write left whose body (title, text, status) a card of `held` shows as is. */
+export function cardEntryHeldBy(
+  held: Card[],
+): (entry: { title?: string | undefined; content: string; meta?: Record<string, unknown> | undefined }) => string | undefined {
+  const bodies = new Map(held.map((card) => [card.id, card]));
+  return (entry) => {
+    const id = entry.meta?.card_id;
+    const card = typeof id === "string" ? bodies.get(id) : undefined;
+    if (card === undefined || card.title !== entry.title || (card.text ?? "") !== entry.content) return undefined;
+    if (entry.meta?.status !== undefined && entry.meta.status !== card.status) return undefined;
+    return "card_id";
+  };
+}

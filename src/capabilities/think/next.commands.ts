@@ -14,13 +14,14 @@ import { fail } from "../../shared/errors";
 import { fill, suggest } from "../../shared/suggestion";
 import { clip } from "../../shared/text";
 import { type Branch, sourcesOf } from "../branches/branches.store";
-import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
+import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP } from "../docs/docs.schema";
+import { entryViewSchema, entryViews } from "../docs/entry-view";
 import { readTail } from "../docs/tail";
 import { GRAPH_KEEP } from "../graph/graph.schema";
 import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { allOf, OPEN, ofType } from "./card-filters.store";
-import { cardSchema, visibleCards } from "./card-view";
+import { cardEntryHeldBy, cardSchema, visibleCards } from "./card-view";
 import type { EngineAction, EngineResult } from "./engine.model";
 import { engineSchema } from "./engine.schema";
 import { engineAnswer } from "./engine.slice";
@@ -278,7 +279,7 @@ export const thinkWatch = defineCommand({
     graph_doc: z.string(),
     trace_doc: z.string(),
     frontier: frontierSchema,
-    trace: z.array(entrySchema),
+    trace: z.array(entryViewSchema),
     engine: engineSchema,
     watch_capsule: z.object({
       where: z.object({ branch: z.string(), graph_doc: z.string(), trace_doc: z.string() }),
@@ -308,7 +309,8 @@ export const thinkWatch = defineCommand({
       graph_doc: scope.graphDoc,
       trace_doc: scope.traceDoc,
       frontier,
-      trace,
+      // Leaner items (entry-view.ts): a card write the frontier shows at that version is named by card_id.
+      trace: entryViews(trace, { branch: scope.branch.name, doc: scope.traceDoc }, cardEntryHeldBy(Object.values(frontier).flat())),
       engine,
       watch_capsule: {
         where: { branch: scope.branch.name, graph_doc: scope.graphDoc, trace_doc: scope.traceDoc },

@@ -13,7 +13,8 @@ import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
 import type { Warning } from "../../shared/result";
 import { checkoutOf, type Source, sourcesOf } from "../branches/branches.store";
-import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP, entrySchema } from "../docs/docs.schema";
+import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP } from "../docs/docs.schema";
+import { entryViewSchema, pageView } from "../docs/entry-view";
 import { paginationSchema } from "../docs/paging";
 import { readTail } from "../docs/tail";
 import { GRAPH_KEEP } from "../graph/graph.schema";
@@ -21,7 +22,7 @@ import type { Where } from "../graph/graph.store";
 import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { ANY, BLOCKERS, ofType } from "./card-filters.store";
-import { type Card, cardSchema, visibleCardPages, visibleCards } from "./card-view";
+import { type Card, cardEntryHeldBy, cardMentionSchema, cardSchema, mentionsOf, visibleCardPages, visibleCards } from "./card-view";
 import { engineSchema } from "./engine.schema";
 import { engineAnswer } from "./engine.slice";
 
@@ -36,7 +37,7 @@ function cardsOf(ctx: CommandContext, sources: Source[], graphDoc: string, extra
 
 /** Blockers: cards marked blocked, and questions still open. */
 
-const tailSchema = z.object({ entries: z.array(entrySchema), pagination: paginationSchema });
+const tailSchema = z.object({ entries: z.array(entryViewSchema), pagination: paginationSchema });
 
 type Tail = { entries: { seq: number }[]; pagination: Record<string, unknown> & { count: number } };
 
@@ -129,9 +130,9 @@ export const contextPack = defineCommand({
     trace: tailSchema,
     cards: z.array(cardSchema),
     signals: z.object({
-      decisions: z.array(cardSchema),
-      evidence: z.array(cardSchema),
-      blockers: z.array(cardSchema),
+      decisions: z.array(cardMentionSchema),
+      evidence: z.array(cardMentionSchema),
+      blockers: z.array(cardMentionSchema),
       stats: z.object({ decisions: z.number(), evidence: z.number(), blockers: z.number() }),
     }),
     stats: z.object({ notes: z.number(), trace: z.number(), cards: z.number() }),
@@ -195,17 +196,19 @@ export const contextPack = defineCommand({
       allLanes: args.all_lanes,
       target: scope.target,
     });
+    // Leaner items (entry-view.ts): entries read from this branch and doc leave those out, and what
+    // the card list holds already is named, not repeated, by the trace and the signals.
     const pack = {
       requested: { target: scope.target ?? null, ref: args.ref ?? null },
       branch: scope.branch.name,
       docs,
-      notes,
-      trace,
+      notes: pageView(notes, { branch: scope.branch.name, doc: docs.notes }),
+      trace: pageView(trace, { branch: scope.branch.name, doc: docs.trace }, cardEntryHeldBy(cards)),
       cards,
       signals: {
-        decisions,
-        evidence,
-        blockers,
+        decisions: mentionsOf(decisions, cards),
+        evidence: mentionsOf(evidence, cards),
+        blockers: mentionsOf(blockers, cards),
         stats: { decisions: decisions.length, evidence: evidence.length, blockers: blockers.length },
       },
       stats: { notes: notes.entries.length, trace: trace.entries.length, cards: cards.length },

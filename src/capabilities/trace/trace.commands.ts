@@ -14,8 +14,9 @@ import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { type Branch, sourcesOf } from "../branches/branches.store";
 import { writeNote } from "../docs/docs.rules";
-import { DEFAULT_DOCS, entrySchema } from "../docs/docs.schema";
+import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
+import { entryView, entryViewSchema } from "../docs/entry-view";
 import { cursorSchema, paginationSchema, repairPagination, tailPagination } from "../docs/paging";
 import { reasoningScope, refuseDocWithTarget } from "../tasks/scope";
 import type { TargetArg } from "../tasks/tasks.schema";
@@ -89,7 +90,7 @@ function appendStep(ctx: CommandContext, scope: TraceScope, args: StepArgs, trac
     content: args.content ?? args.message ?? "",
   });
   ctx.journal({ target: `${scope.branch.name}/${scope.doc}`, summary: `trace step ${row.seq}` });
-  return toEntry(row, scope.branch.name);
+  return entryView(toEntry(row, scope.branch.name));
 }
 
 export const traceStep = defineCommand({
@@ -100,7 +101,7 @@ export const traceStep = defineCommand({
     "Append one structured step (title `step`, text `content` or `message`, optional `kind` such as action/observation/result, small `meta`) to a trace doc. Aim: target (a plan's or task's trace doc; omit branch/doc) > branch + doc (default `trace`) > your checkout; the focus is not used. Append-only; returns the entry with its seq.",
   kind: "write",
   input: { ...traceAimFields, ...stepFields },
-  output: { entry: entrySchema },
+  output: { entry: entryViewSchema },
   handler: (ctx, args) => {
     const scope = traceScope(ctx, args, "write");
     return { entry: appendStep(ctx, scope, args, { type: "step" }) };
@@ -125,7 +126,7 @@ export const traceSequentialStep = defineCommand({
     branch_from_sequence: sequenceNameSchema.optional().describe(`Sequence a branch forks from; default \`${DEFAULT_SEQUENCE}\`.`),
   },
   output: {
-    entry: entrySchema,
+    entry: entryViewSchema,
     sequence: z.string(),
     step_number: z.number(),
     last_step_number: z.number().describe("The sequence's last number once this step is written."),
