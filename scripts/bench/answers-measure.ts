@@ -92,7 +92,7 @@ export function sampleAnswers(sides: readonly Side[], warmup: number, samples: n
       const [label, read] = op.split(":") as [Side["label"], ReadName | "ping"];
       const side = byLabel.get(label);
       if (side === undefined) throw new Error(`no side ${label}`);
-      if (read === "ping") return side.client.callTool("ping", {});
+      if (read === "ping") return side.client.callTool("ping", { workspace: side.world.workspace });
       const { tool, args } = readCall(read, side.world);
       return side.client.callTool(tool, args);
     },

@@ -31,7 +31,7 @@ export function answersLines(result: AnswersResult): string[] {
       `${padEnd(read, 20)}${pad(fmtInt(a.audit_chars), 12)}${pad(String(a.audit_ids.length), 6)}${pad(String(a.default_ids), 13)}` +
         `${pad(`${fmtInt(a.default_used_chars)}${a.default_truncated ? "*" : ""}`, 14)}` +
         (b
-          ? `${pad(fmtInt(b.audit_chars), 14)}${pad(String(b.audit_ids.length), 12)}${pad(String(b.default_ids), 13)}${pad(pct(a.audit_chars, b.audit_chars), 9)}`
+          ? `${pad(fmtInt(b.audit_chars), 14)}${pad(String(b.audit_ids.length), 12)}${pad(`${b.default_ids}${b.default_truncated ? "*" : ""}`, 13)}${pad(pct(a.audit_chars, b.audit_chars), 9)}`
           : ""),
     );
   }

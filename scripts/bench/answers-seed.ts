@@ -15,11 +15,11 @@ export interface AnswersWorld {
   task: string;
 }
 
-/** 180-260 characters of varied text: what an agent's note on its work looks like. */
+/** 240-420 characters of varied text: what an agent's note on its work looks like. */
 function prose(index: number, label: string): string {
   const words = ["query", "index", "plan", "scan", "rows", "latency", "cache", "budget", "median", "p95", "page", "branch", "seq"];
   let text = `${label} ${index}:`;
-  const length = 180 + ((index * 37) % 81);
+  const length = 240 + ((index * 37) % 181);
   for (let k = 0; text.length < length; k++) text += ` ${words[(index * 7 + k * 5) % words.length]}`;
   return text.slice(0, length);
 }

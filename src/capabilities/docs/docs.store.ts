@@ -11,6 +11,7 @@
  * so an entry is present in a view when any entry of that view has the same identity.
  */
 import type { CommandContext } from "../../commands/context";
+import { prefixSql, prefixText } from "../../shared/stored-text";
 import { advance } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
 import { limitSql, type SeqScan, unionAllOf } from "../../workspace/seq-scans";
@@ -50,10 +51,20 @@ export interface NewEntry {
 
 const ENTRY_COLUMNS = "seq, branch_id, doc, kind, ts_ms, agent_id, title, format, meta_json, content, identity_seq, source_event_id";
 
-/** Selected columns; with `contentChars`, content is cut in SQL so a page never loads more than it can show. */
+/**
+ * Selected columns; with `contentChars`, content is cut in SQL so a page never loads more than it can
+ * show. It is cut as UTF-8 bytes (a text `substr` stops at a NUL) and decoded by `withContent`.
+ */
 function selectColumns(contentChars: number | undefined): string {
   if (contentChars === undefined) return ENTRY_COLUMNS;
-  return ENTRY_COLUMNS.replace(" content,", ` substr(content, 1, ${Math.trunc(contentChars)}) AS content,`);
+  return ENTRY_COLUMNS.replace(" content,", ` ${prefixSql("content", contentChars)} AS content,`);
+}
+
+/** Rows read with `selectColumns(contentChars)`, their content decoded to its first `contentChars` code points. */
+function withContent(rows: EntryRow[], contentChars: number | undefined): EntryRow[] {
+  if (contentChars === undefined) return rows;
+  for (const row of rows) row.content = prefixText(row.content, contentChars);
+  return rows;
 }
 
 export function appendEntry(ctx: CommandContext, entry: NewEntry): EntryRow {
@@ -137,8 +148,8 @@ export interface PageWindow {
   order: "newest" | "oldest";
   notesOnly?: boolean;
   /**
-   * Read at most this many characters of each content. Callers pass the read budget + 1: an entry
-   * longer than the whole budget can only be shown as a stub, so its full text is never needed.
+   * Read at most this many characters (code points) of each content. Callers pass the read budget + 1:
+   * an entry longer than the whole budget can only be shown as a stub, so its full text is never needed.
    */
   contentChars?: number | undefined;
 }
@@ -171,7 +182,7 @@ function mergedPage(db: Db, scans: SeqScan[], window: PageWindow): { rows: Entry
      ) ORDER BY seq ${direction}`,
     ...scans.flatMap((scan) => scan.params),
   );
-  return { rows: rows.slice(0, window.limit), has_more: rows.length > window.limit };
+  return { rows: withContent(rows.slice(0, window.limit), window.contentChars), has_more: rows.length > window.limit };
 }
 
 function pageOfScans(
