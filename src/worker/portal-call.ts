@@ -4,6 +4,7 @@
  * and run it like any tool call with the capsule attached. `cmd` takes any accepted name, seed 000/001
  * names included. Unknown ops and commands are typed errors whose actions lead to `system schema.get`.
  */
+import { closestName } from "../capabilities/system/closest-name";
 import { resolveCommand as commandNamed, unknownCommandError } from "../capabilities/system/command-facts";
 import { findCommand } from "../commands/catalog";
 import { CALL_OP, PORTAL_PROFILE, type Portal } from "../commands/portals";
@@ -41,17 +42,28 @@ function commandOf(portal: Portal, envelope: Envelope): Result<Command> {
     // Own keys only: an op named like an Object.prototype member (`constructor`, `hasOwnProperty`) is unknown.
     const golden = Object.hasOwn(portal.ops, op) ? portal.ops[op] : undefined;
     if (golden !== undefined) return { ok: true, value: findCommand(golden) as Command };
-    // An op that is really a command name (`notes_commit`, `vcs.notes.commit`) says where to go.
+    // An op that is really a command name (`notes_commit`, `vcs.notes.commit`) says where to go; any
+    // other names the portal's closest op (a typo of `recall` must not lead to `upsert`).
     const asCommand = commandNamed(op);
+    if (asCommand) {
+      return err(
+        appError(
+          "UNKNOWN_OP",
+          `The ${portal.name} portal has no op "${op}".`,
+          `Use op "call" with cmd "${asCommand.name}".`,
+          { portal: portal.name, op, ops: Object.keys(portal.ops) },
+          schemaActions(asCommand.name),
+        ),
+      );
+    }
+    const closest = closestName(op, Object.keys(portal.ops));
     return err(
       appError(
         "UNKNOWN_OP",
         `The ${portal.name} portal has no op "${op}".`,
-        asCommand
-          ? `Use op "call" with cmd "${asCommand.name}".`
-          : `Use one of ${[...Object.keys(portal.ops), CALL_OP].join(", ")}; op "call" takes any cmd.`,
-        { portal: portal.name, op, ops: Object.keys(portal.ops) },
-        schemaActions(asCommand?.name ?? Object.values(portal.ops)[0]),
+        `${closest ? `Did you mean op "${closest}"? ` : ""}Use one of ${[...Object.keys(portal.ops), CALL_OP].join(", ")}; op "call" takes any cmd.`,
+        { portal: portal.name, op, ops: Object.keys(portal.ops), ...(closest ? { did_you_mean: closest } : {}) },
+        schemaActions(closest === undefined ? undefined : portal.ops[closest]),
       ),
     );
   }

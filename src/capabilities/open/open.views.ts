@@ -14,6 +14,8 @@ import { toEntry } from "../docs/docs.store";
 import { entryView } from "../docs/entry-view";
 import { edgesTouching, isLive, lookupVersion, toEdge, type VersionRow } from "../graph/graph.store";
 import { laneOf, mayWriteLane } from "../graph/lanes";
+import { KNOWLEDGE_ID_PREFIX } from "../knowledge/card-format";
+import { KB_BRANCH, KB_GRAPH_DOC } from "../knowledge/knowledge.model";
 import { liveLease } from "../tasks/leases.store";
 import { resumeView } from "../tasks/resume.commands";
 import { findStep, toStep } from "../tasks/steps.store";
@@ -79,8 +81,18 @@ function cardEdges(ctx: CommandContext, sources: Source[], doc: string, cardId: 
   return { ...groups, has_more: rows.length > options.limit };
 }
 
-/** Where a card is looked for, in order: the checkout's graph doc, then the focused plan's or task's graph. */
-function cardPlaces(ctx: CommandContext): GraphPlace[] {
+/** The knowledge base's graph (knowledge.model.ts), where every knowledge card lives whatever the checkout. */
+function knowledgeGraph(ctx: CommandContext): GraphPlace[] {
+  const branch = findBranch(ctx.db, KB_BRANCH);
+  return branch ? [{ branch, sources: sourcesOf(ctx.db, branch), doc: KB_GRAPH_DOC }] : [];
+}
+
+/**
+ * Where a card is looked for, in order: a knowledge card (CARD-KN-…) in the knowledge base; any other in
+ * the checkout's graph doc, then the focused plan's or task's graph.
+ */
+function cardPlaces(ctx: CommandContext, id: string): GraphPlace[] {
+  if (id.startsWith(KNOWLEDGE_ID_PREFIX)) return knowledgeGraph(ctx);
   const places = [checkoutGraph(ctx)];
   const focus = focusOf(ctx.db, ctx.principal.agent_id);
   if (focus !== undefined) {
@@ -92,7 +104,7 @@ function cardPlaces(ctx: CommandContext): GraphPlace[] {
 }
 
 export function openCard(ctx: CommandContext, id: string, options: OpenOptions) {
-  const places = cardPlaces(ctx);
+  const places = cardPlaces(ctx, id);
   let found: (GraphPlace & { row: VersionRow }) | undefined;
   for (const place of places) {
     const row = lookupVersion(ctx.db, place.sources, place.doc, "node", id);
@@ -102,13 +114,18 @@ export function openCard(ctx: CommandContext, id: string, options: OpenOptions) 
     }
   }
   if (found === undefined) {
-    const where = places.map((place) => `${place.branch.name}/${place.doc}`);
+    const where = places.length > 0 ? places.map((place) => `${place.branch.name}/${place.doc}`) : [`${KB_BRANCH}/${KB_GRAPH_DOC}`];
+    const knowledge = id.startsWith(KNOWLEDGE_ID_PREFIX);
     fail(
       "UNKNOWN_ID",
       `No card ${id} in ${where.join(" or ")}.`,
-      "List cards with `think_query` (your checkout's graph doc, or target: a task); a draft in another agent's lane opens only with include_drafts: true.",
+      `${knowledge ? "List knowledge cards with `knowledge_query`" : "List cards with `think_query` (your checkout's graph doc, or target: a task)"}; a draft in another agent's lane opens only with include_drafts: true.`,
       { id, searched: where },
-      [suggest("think_query", { limit: 20 }, "See the cards you can open.")],
+      [
+        knowledge
+          ? suggest("think.knowledge.query", { limit: 20 }, "See the knowledge cards you can open.")
+          : suggest("think_query", { limit: 20 }, "See the cards you can open."),
+      ],
     );
   }
   const { branch, sources, doc, row } = found;

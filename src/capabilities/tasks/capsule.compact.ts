@@ -22,18 +22,26 @@ export function actionOnlyCapsule(capsule: RenderedCapsule) {
   return { next: { action: bestAction(capsule) } };
 }
 
+/** The ids of `where`: what the compact capsule keeps of it. */
+function whereIds(where: CapsuleWhere) {
+  return {
+    workspace: where.workspace,
+    branch: where.branch,
+    focus: where.focus,
+    target: where.target === null ? null : { id: where.target.id },
+    step_focus: where.step_focus === null ? null : { step_id: where.step_focus.step_id },
+  };
+}
+
 /** The compact capsule, from a rendered one: the ids of `where` and the best action without its purpose. */
 export function compactCapsule(capsule: RenderedCapsule) {
-  const { where } = capsule;
-  const action = bestAction(capsule);
-  return {
-    where: {
-      workspace: where.workspace,
-      branch: where.branch,
-      focus: where.focus,
-      target: where.target === null ? null : { id: where.target.id },
-      step_focus: where.step_focus === null ? null : { step_id: where.step_focus.step_id },
-    },
-    next: { action },
-  };
+  return { where: whereIds(capsule.where), next: { action: bestAction(capsule) } };
+}
+
+/**
+ * The compact capsule a view asks for (`view: "compact"`), from a capsule not yet rendered: the ids of
+ * `where` and the best action, still a suggestion (rendered for the connection like any other).
+ */
+export function compactCapsuleOf<A>(capsule: { where: CapsuleWhere; next: { action: A } }) {
+  return { where: whereIds(capsule.where), next: { action: capsule.next.action } };
 }

@@ -30,7 +30,7 @@ import { type CardPage, cardEntryHeldBy, cardMentionSchema, cardSchema, mentions
 import { engineSchema } from "../think/engine.schema";
 import { engineAnswer } from "../think/engine.slice";
 import { nextTaskOf, targetCapsule } from "./capsule";
-import { actionOnlyCapsule, compactCapsule, type RenderedCapsule } from "./capsule.compact";
+import { actionOnlyCapsule, compactCapsule, compactCapsuleOf, type RenderedCapsule } from "./capsule.compact";
 import { liveLease } from "./leases.store";
 import { orderedSteps, type StepRow, toStep } from "./steps.store";
 import { firstOpenStep, reasoningRef, resolveTarget, stepTagOf } from "./targets";
@@ -39,7 +39,8 @@ import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, targetFields
 import { type EntityRow, focusOf, toEntity } from "./tasks.store";
 import { radarSchema, radarView } from "./views.commands";
 
-export const VIEWS = ["focus_only", "smart", "explore", "audit", "full"] as const;
+/** `compact` (seed 002's envelope view): the focus_only sections with the compact capsule. */
+export const VIEWS = ["compact", "focus_only", "smart", "explore", "audit", "full"] as const;
 type View = (typeof VIEWS)[number];
 
 interface Limits {
@@ -62,7 +63,7 @@ const TIERS: { upTo: number; limits: Limits }[] = [
 
 function limitsFor(view: View, budgetChars: number | undefined): Limits {
   if (view === "full") return FULL;
-  if (view === "focus_only") return FOCUS_ONLY;
+  if (view === "focus_only" || view === "compact") return FOCUS_ONLY;
   const chars = budgetChars ?? Number.POSITIVE_INFINITY;
   return (TIERS.find((tier) => chars <= tier.upTo) ?? (TIERS[TIERS.length - 1] as (typeof TIERS)[number])).limits;
 }
@@ -240,7 +241,8 @@ function viewCards(
   const allLanes = view === "audit";
   const archive = view === "explore" || view === "full" ? ANY : OPEN;
   const scopedWhere = stepTag ? allOf(queryWhere({ tags_any: [stepTag] }), archive) : undefined;
-  if (view === "focus_only") return scopedWhere ? cardPage(ctx, branch, doc, scopedWhere, limit, allLanes, cursor) : { cards: [] };
+  if (view === "focus_only" || view === "compact")
+    return scopedWhere ? cardPage(ctx, branch, doc, scopedWhere, limit, allLanes, cursor) : { cards: [] };
   // The cursor pages the newest-first list of the cards the view admits; step-scoped and pinned cards
   // lead the first page only.
   const rest = cardPage(ctx, branch, doc, archive, limit, allLanes, cursor);
@@ -367,7 +369,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
     step_focus: stepFocus
       ? { step: toStep(stepFocus), ...(lease ? { lease: { holder: lease.holder, expires_tick: lease.expires_tick } } : {}) }
       : null,
-    steps: (view === "focus_only" && stepFocus ? [stepFocus] : steps).map((step) => ({
+    steps: ((view === "focus_only" || view === "compact") && stepFocus ? [stepFocus] : steps).map((step) => ({
       id: step.id,
       path: step.path,
       title: step.title,
@@ -390,7 +392,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
       cards_pagination: cardsPagination,
     },
     ...(engine && engine.signals.length + engine.actions.length > 0 ? { engine } : {}),
-    capsule,
+    capsule: view === "compact" ? compactCapsuleOf(capsule) : capsule,
     degradation: { truncated_fields: [] as string[] },
   };
 }

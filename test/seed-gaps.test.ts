@@ -1,0 +1,85 @@
+// Seed contracts that acceptance testing found missing, through the real MCP endpoint: the portal
+// envelope's `view: "compact"` (seed 002), UNKNOWN_OP naming the closest op, `open` of knowledge cards
+// (seed 002: cards are the cross-session memory unit), and `diagnostics` (seed 001).
+
+import { describe, expect, it } from "vitest";
+import { failure, ok, type RpcOptions } from "./helpers/mcp";
+import { paste } from "./helpers/suggestions";
+
+const PORTALS: RpcOptions = { path: "/mcp?toolset=portals" };
+
+async function focusedTask(workspace: string) {
+  const plan = await ok("tasks_create", { workspace, title: "Plan" });
+  const task = await ok("tasks_create", {
+    workspace,
+    parent: plan.id,
+    title: "Task",
+    steps: [{ title: "One" }, { title: "Two" }, { title: "Three" }],
+  });
+  await ok("tasks_focus_set", { workspace, target: task.id });
+  for (let i = 1; i <= 6; i++) await ok("tasks_note", { workspace, task: task.id, note: `Step note ${i}: what was found and why.` });
+  return task.id as string;
+}
+
+describe("seed gaps", () => {
+  it("the envelope's view compact answers the focus_only sections with the compact capsule, smaller than smart", async () => {
+    const workspace = "gaps/compact";
+    const task = await focusedTask(workspace);
+    const compact = await ok("tasks", { workspace, op: "snapshot", view: "compact" }, PORTALS);
+    const smart = await ok("tasks", { workspace, op: "snapshot", view: "smart" }, PORTALS);
+    expect(compact.view).toBe("compact");
+    expect(compact.target.id).toBe(task);
+    // focus_only sections: the step in focus only, at most 3 notes.
+    expect(compact.steps.map((step: { path: string }) => step.path)).toEqual(["s:0"]);
+    expect(compact.memory.notes.length).toBeLessThanOrEqual(3);
+    // The compact capsule: the ids of where, and the best action, pasteable.
+    expect(compact.capsule.where).toEqual({
+      workspace,
+      branch: smart.capsule.where.branch,
+      focus: task,
+      target: { id: task },
+      step_focus: { step_id: smart.capsule.where.step_focus.step_id },
+    });
+    expect(compact.capsule).not.toHaveProperty("why");
+    expect(compact.capsule.next.action).toEqual(smart.capsule.next.action);
+    expect((await paste(compact.capsule.next.action, PORTALS)).isError).toBeFalsy();
+    expect(JSON.stringify(compact).length).toBeLessThan(JSON.stringify(smart).length);
+    // The flat tools take it too.
+    expect((await ok("tasks_resume_super", { workspace, view: "compact" })).view).toBe("compact");
+  });
+
+  it("an unknown op names the portal's closest op and points at its schema, never at another op", async () => {
+    const typo = await failure("think", { workspace: "gaps/op", op: "knowledge.recal", args: {} }, PORTALS);
+    expect(typo.code).toBe("UNKNOWN_OP");
+    expect(typo.details).toMatchObject({ did_you_mean: "knowledge.recall" });
+    expect(typo.recovery_hint).toContain('Did you mean op "knowledge.recall"?');
+    expect(typo.actions?.[0]).toMatchObject({ tool: "system", args: { op: "schema.get", args: { cmd: "think.knowledge.recall" } } });
+    const other = await failure("vcs", { workspace: "gaps/op", op: "lgo" }, PORTALS);
+    expect(other.details).toMatchObject({ did_you_mean: "log" });
+  });
+
+  it("open reaches a knowledge card whatever the checkout and focus, and an unknown one points at knowledge_query", async () => {
+    const workspace = "gaps/knowledge";
+    const written = await ok("knowledge_upsert", {
+      workspace,
+      anchor: "a:storage",
+      key: "wal-mode",
+      card: "Claim: WAL mode keeps readers off the writer.",
+    });
+    const id = written.card_id as string;
+    expect(id).toMatch(/^CARD-KN-/);
+    await focusedTask(workspace);
+    await ok("branch_create", { workspace, name: "elsewhere" });
+    await ok("checkout", { workspace, ref: "elsewhere" });
+    const opened = await ok("open", { workspace, id });
+    expect(opened).toMatchObject({
+      kind: "card",
+      ref: id,
+      card: { id, text: expect.stringContaining("WAL mode") },
+      head: { branch: "kb/main" },
+    });
+    const missing = await failure("open", { workspace, id: "CARD-KN-0000000000000000" });
+    expect(missing.code).toBe("UNKNOWN_ID");
+    expect(missing.actions?.[0]).toMatchObject({ tool: "knowledge_query" });
+  });
+});
