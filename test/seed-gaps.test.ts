@@ -82,4 +82,33 @@ describe("seed gaps", () => {
     expect(missing.code).toBe("UNKNOWN_ID");
     expect(missing.actions?.[0]).toMatchObject({ tool: "knowledge_query" });
   });
+
+  it("diagnostics answers where you are, the target's context health and its lint in one call", async () => {
+    const workspace = "gaps/diagnostics";
+    const fresh = await ok("diagnostics", { workspace });
+    expect(fresh).toMatchObject({ workspace, checkout: "main", focus: null, target: null, context_health: { status: "no_target" } });
+    expect(fresh.golden_path.length).toBeGreaterThan(0);
+    const plan = await ok("tasks_create", { workspace, title: "Plan" });
+    const task = await ok("tasks_create", { workspace, parent: plan.id, title: "Task", steps: [{ title: "One" }] });
+    // Only task events so far: trace, no reasoning.
+    const bare = await ok("diagnostics", { workspace, target: task.id });
+    expect(bare.target).toMatchObject({ id: task.id, kind: "task", title: "Task" });
+    expect(bare.context_health).toMatchObject({ status: "trace_only", has: { notes: false, trace: true, cards: false } });
+    expect(bare.context_health.reasoning_ref).toMatchObject({ branch: `task/${task.id}` });
+    expect(bare.warnings.map((warning: { code: string }) => warning.code)).toContain("TRACE_ONLY");
+    expect(bare).not.toHaveProperty("golden_path");
+    const codes = bare.context_health.lint.issues.map((issue: { code: string }) => issue.code);
+    expect(codes).toEqual(expect.arrayContaining(["MISSING_CRITERIA", "MISSING_TESTS"]));
+    for (const issue of bare.context_health.lint.issues) expect(issue.recovery.length).toBeGreaterThan(0);
+    expect(bare.context_health.lint.summary.total).toBe(bare.context_health.lint.issues.length);
+    // With a note on it and the focus set, the target defaults to the focus and its context is ok.
+    await ok("notes_commit", { workspace, target: task.id, content: "Why this task exists." });
+    await ok("tasks_focus_set", { workspace, target: task.id });
+    const focused = await ok("diagnostics", { workspace });
+    expect(focused).toMatchObject({ focus: task.id, target: { id: task.id }, context_health: { status: "ok", has: { notes: true } } });
+    expect((focused.warnings ?? []).map((warning: { code: string }) => warning.code)).not.toContain("TRACE_ONLY");
+    // Through the system portal by its seed name.
+    const portal = await ok("system", { workspace, op: "call", cmd: "diagnostics" }, PORTALS);
+    expect(portal.target.id).toBe(task.id);
+  });
 });

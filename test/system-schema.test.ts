@@ -244,9 +244,9 @@ describe("migration_lookup", () => {
     });
     const diagnostics = answers[LEGACY_NAMES.findIndex((entry) => entry.old_name === "diagnostics")];
     expect(diagnostics).toMatchObject({
-      cmd: "tasks.diagnostics",
-      portal: "tasks",
-      example_call: { args: { op: "call", cmd: "tasks.diagnostics" } },
+      cmd: "system.diagnostics",
+      portal: "system",
+      example_call: { args: { op: "call", cmd: "system.diagnostics" } },
     });
   });
 

@@ -1,8 +1,9 @@
 /**
  * Code ref commands (issue 9, dotted under `think.code.*`): `code_ref_attach` stores a slice the caller
  * sends (the server cannot read the repository) and returns its normalized ref with its sha256;
- * `code_ref_check` compares a stored slice with the caller's current text or sha. `open` reads a slice
- * through `openCodeRef` (code-refs.ts); cards carry refs in `meta.code_refs`.
+ * `code_ref_check` compares a stored slice with the caller's current text or sha and names a newer slice
+ * of the same range. `open` reads a slice through `openCodeRef` (code-refs.ts); cards carry refs in
+ * `meta.code_refs`.
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
@@ -63,7 +64,7 @@ export const codeRefCheck = defineCommand({
   name: "think.code.check",
   tool: "code_ref_check",
   title: "Check a code ref",
-  description: `Compare a stored slice with what you have now: give its ref (${CODE_REF_GRAMMAR}; without a sha, the latest slice stored for that path and range) and your current text of those lines, or its sha256 (over the lines joined by \\n, no trailing newline). stale: true, with the warning CODE_REF_STALE, when they differ. Reads one row; writes nothing.`,
+  description: `Compare a stored slice with what you have now: give its ref (${CODE_REF_GRAMMAR}; without a sha, the latest slice stored for that path and range) and your current text of those lines, or its sha256 (over the lines joined by \\n, no trailing newline). stale: true, with the warning CODE_REF_STALE, when they differ (your text decides, newer slices or not). newer_ref: the latest slice of the same path and range, when one was attached after this one. Reads one row; writes nothing.`,
   kind: "read",
   example: { ref: "code:src/app.ts#L1-L2", text: "export const a = 1;\nexport const b = 2;\n" },
   input: {
@@ -76,6 +77,10 @@ export const codeRefCheck = defineCommand({
     stale: z.boolean(),
     stored_sha256: z.string(),
     current_sha256: z.string(),
+    newer_ref: z
+      .string()
+      .optional()
+      .describe("The latest slice of the same path and range (with its sha), when it was attached after this one."),
   },
   handler: (ctx, args) => {
     if (args.text === undefined && args.sha256 === undefined) {
@@ -89,6 +94,7 @@ export const codeRefCheck = defineCommand({
       stale: checked.stale,
       stored_sha256: checked.slice.sha256,
       current_sha256: checked.current_sha256 as string,
+      ...(checked.newer_ref === undefined ? {} : { newer_ref: checked.newer_ref }),
     };
   },
 });

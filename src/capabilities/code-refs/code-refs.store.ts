@@ -1,6 +1,6 @@
 /**
  * The `code_refs` table (migration 0012): stored code slices, one row per (path, range, sha256). Every
- * read is one indexed seek returning at most one row.
+ * read returns at most one row, by indexed seeks.
  */
 import type { Db } from "../../workspace/db";
 import type { CodeRange } from "./code-slice";
@@ -21,6 +21,24 @@ const COLUMNS = "id, path, start_line, end_line, sha256, text, repo";
 export function sliceBySha(db: Db, range: CodeRange, sha256: string): StoredSlice | undefined {
   return db.one<StoredSlice>(
     `SELECT ${COLUMNS} FROM code_refs WHERE path = ? AND start_line = ? AND end_line = ? AND sha256 = ?`,
+    range.path,
+    range.start,
+    range.end,
+    sha256,
+  );
+}
+
+/**
+ * The slice of that range with exactly that sha, with the sha of the range's latest slice (stored last;
+ * equal to its own when no newer slice of that path and range exists): one row, one seek on each index.
+ */
+export function sliceWithLatest(db: Db, range: CodeRange, sha256: string): (StoredSlice & { latest_sha256: string }) | undefined {
+  return db.one<StoredSlice & { latest_sha256: string }>(
+    `SELECT ${COLUMNS},
+       (SELECT latest.sha256 FROM code_refs AS latest
+         WHERE latest.path = code_refs.path AND latest.start_line = code_refs.start_line AND latest.end_line = code_refs.end_line
+         ORDER BY latest.id DESC LIMIT 1) AS latest_sha256
+     FROM code_refs WHERE path = ? AND start_line = ? AND end_line = ? AND sha256 = ?`,
     range.path,
     range.start,
     range.end,

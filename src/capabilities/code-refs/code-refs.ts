@@ -1,12 +1,13 @@
 /**
  * Code refs adapted to a remote server (issue 9, seed 002 "Code refs"): the server cannot read the
  * agent's repository, so attaching stores the slice the caller sends; checking and opening compare the
- * stored slice with what the caller has now (warning CODE_REF_STALE); cards and anchors may carry only
- * refs whose slice is stored. The rules of a slice are `code-slice.ts`; the SQL is `code-refs.store.ts`.
+ * stored slice with what the caller has now, or, when the caller sends nothing, with the newer slices of
+ * the same path and range (warning CODE_REF_STALE, naming the newer ref); cards and anchors may carry
+ * only refs whose slice is stored. The rules of a slice are `code-slice.ts`; the SQL is `code-refs.store.ts`.
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
-import { insertSlice, latestSlice, type StoredSlice, sliceBySha } from "./code-refs.store";
+import { insertSlice, latestSlice, type StoredSlice, sliceBySha, sliceWithLatest } from "./code-refs.store";
 import {
   attachAction,
   type CodeRefQuery,
@@ -14,6 +15,8 @@ import {
   codeRef,
   currentSha,
   MAX_CODE_REFS,
+  type NewerSlice,
+  outdatedWarning,
   parseCodeRef,
   sliceOf,
   staleWarning,
@@ -83,10 +86,28 @@ export function attachSlice(ctx: CommandContext, args: AttachArgs): CodeSlice & 
   return { ...created, created: true };
 }
 
-/** The stored slice a ref names: that exact sha when it carries one, else the range's latest; UNKNOWN_ID otherwise. */
-function resolve(ctx: CommandContext, query: CodeRefQuery, field: string): StoredSlice {
-  const found = query.sha256 === undefined ? latestSlice(ctx.db, query) : sliceBySha(ctx.db, query, query.sha256);
-  if (found) return found;
+/** A resolved ref: the stored slice, and the sha of the range's latest slice when a newer one was stored after it. */
+interface Resolved {
+  stored: StoredSlice;
+  newerSha?: string;
+}
+
+/**
+ * The stored slice a ref names: that exact sha when it carries one (with the range's latest slice, when
+ * that one is newer), else the range's latest; UNKNOWN_ID otherwise. "The same range" is the same path
+ * and exactly the same lines: overlapping ranges are other slices (docs/think.md "Staleness").
+ */
+function resolve(ctx: CommandContext, query: CodeRefQuery, field: string): Resolved {
+  if (query.sha256 === undefined) {
+    const latest = latestSlice(ctx.db, query);
+    if (latest) return { stored: latest };
+  } else {
+    const found = sliceWithLatest(ctx.db, query, query.sha256);
+    if (found) {
+      const { latest_sha256, ...stored } = found;
+      return latest_sha256 === stored.sha256 ? { stored } : { stored, newerSha: latest_sha256 };
+    }
+  }
   const ref = codeRef(query, query.sha256);
   const latest = query.sha256 === undefined ? undefined : latestSlice(ctx.db, query);
   if (latest) {
@@ -113,23 +134,32 @@ export interface CurrentText {
   current_sha256?: string | undefined;
 }
 
-/** Compares the slice a ref names with what the caller has now; warns CODE_REF_STALE when they differ. */
+/**
+ * Compares the slice a ref names with what the caller has now; warns CODE_REF_STALE when they differ.
+ * Without the caller's text or sha, the slice is stale when a newer slice of the same path and range
+ * was stored after it. The caller's text decides when given: a slice equal to it is not stale, newer
+ * slices or not (the code may have gone back to it). `newer_ref` names the range's latest slice whenever
+ * it is not this one.
+ */
 export function checkCodeRef(ctx: CommandContext, ref: string, current: CurrentText) {
   const query = parseCodeRef(ref);
-  const stored = resolve(ctx, query, "ref");
+  const { stored, newerSha } = resolve(ctx, query, "ref");
   const now = currentSha({ text: current.current_text, sha256: current.current_sha256 });
   const slice = view(stored);
-  const stale = now !== undefined && now !== stored.sha256;
-  if (stale) ctx.warn(staleWarning(slice.ref, stored.sha256, now));
-  return { slice, stored, stale, current_sha256: now };
+  const newer = newerSha === undefined ? undefined : { ref: codeRef(query, newerSha), sha256: newerSha };
+  const stale = now === undefined ? newer !== undefined : now !== stored.sha256;
+  if (stale)
+    ctx.warn(now === undefined ? outdatedWarning(slice.ref, newer as NewerSlice) : staleWarning(slice.ref, stored.sha256, now, newer));
+  return { slice, stored, stale, current_sha256: now, ...(newer === undefined ? {} : { newer_ref: newer.ref }) };
 }
 
 /**
- * `open` of a code ref: the stored slice with its text and normalized ref (with its sha). With the
- * caller's current text or sha, a difference is the warning CODE_REF_STALE. Reads one row.
+ * `open` of a code ref: the stored slice with its text and normalized ref (with its sha), and
+ * `newer_ref` when a newer slice of the same range was stored after it. A difference with the caller's
+ * current text or sha, or without them a newer slice, is the warning CODE_REF_STALE. Reads one row.
  */
 export function openCodeRef(ctx: CommandContext, ref: string, options: CurrentText = {}) {
-  const { slice, stored } = checkCodeRef(ctx, ref, options);
+  const { slice, stored, newer_ref } = checkCodeRef(ctx, ref, options);
   return {
     kind: "code" as const,
     ref: slice.ref,
@@ -140,6 +170,7 @@ export function openCodeRef(ctx: CommandContext, ref: string, options: CurrentTe
     lines: slice.lines,
     ...(slice.repo === undefined ? {} : { repo: slice.repo }),
     text: stored.text,
+    ...(newer_ref === undefined ? {} : { newer_ref }),
   };
 }
 
@@ -171,7 +202,7 @@ export function requireCodeRefs(ctx: CommandContext, refs: readonly string[], fi
   }
   return refs.map((ref, index) => {
     const item = `${field}[${index}]`;
-    return view(resolve(ctx, parseCodeRef(ref, item), item));
+    return view(resolve(ctx, parseCodeRef(ref, item), item).stored);
   });
 }
 

@@ -2,7 +2,17 @@
 // bounds, refs parsed for lookups, and the caller's current sha.
 import { describe, expect, it } from "vitest";
 import { CommandError } from "../../shared/errors";
-import { canonicalText, checkRange, codeRef, currentSha, MAX_CODE_SLICE_BYTES, parseCodeRef, sliceOf, staleWarning } from "./code-slice";
+import {
+  canonicalText,
+  checkRange,
+  codeRef,
+  currentSha,
+  MAX_CODE_SLICE_BYTES,
+  outdatedWarning,
+  parseCodeRef,
+  sliceOf,
+  staleWarning,
+} from "./code-slice";
 import { sha256Hex } from "./sha256";
 
 /** The typed error a call throws (and the test fails when it throws none or something else). */
@@ -110,5 +120,15 @@ describe("currentSha", () => {
       message: expect.stringContaining("111111111111"),
       recovery: expect.stringContaining("code_ref_attach"),
     });
+  });
+
+  it("names the newer slice: without the caller's text, when the text is the newer slice, and beside an attach", () => {
+    const newer = { ref: `code:a.ts#L1-L2@sha256:${"3".repeat(64)}`, sha256: "3".repeat(64) };
+    const open = `open {id: "${newer.ref}"}`;
+    expect(outdatedWarning("code:a.ts#L1-L2", newer)).toMatchObject({ code: "CODE_REF_STALE", recovery: expect.stringContaining(open) });
+    expect(staleWarning("code:a.ts#L1-L2", "1".repeat(64), newer.sha256, newer).recovery).toBe(`Cite the newer slice: ${open}.`);
+    const unknown = staleWarning("code:a.ts#L1-L2", "1".repeat(64), "2".repeat(64), newer).recovery;
+    expect(unknown).toContain("code_ref_attach");
+    expect(unknown).toContain(open);
   });
 });

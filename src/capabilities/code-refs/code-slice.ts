@@ -1,7 +1,7 @@
 /**
  * Code slices, pure: what a slice's parts must look like when an agent attaches one (the server cannot
  * read the repository, so the caller sends the lines), the one canonical form of a slice's text and its
- * sha256, refs parsed for lookups, and the stale warning. The ref grammar and its path rules are
+ * sha256, refs parsed for lookups, and the stale warnings. The ref grammar and its path rules are
  * `open/refs.ts` (`parseRef`); this module adds only what attaching needs on top of them.
  *
  * Canonical text: `\r\n` becomes `\n`, and one final `\n`, when present, ends the last line (it is
@@ -154,11 +154,44 @@ export function currentSha(current: { text?: string | undefined; sha256?: string
   return sha;
 }
 
-/** The warning when the stored slice differs from what the caller has now. */
-export function staleWarning(ref: string, storedSha: string, currentSha: string): Warning {
+/** The latest slice of a range, when it was stored after the slice a ref names. */
+export interface NewerSlice {
+  ref: string;
+  sha256: string;
+}
+
+/** CODE_REF_STALE without the caller's text: a newer slice of the same path and range was stored after this one. */
+export function outdatedWarning(ref: string, newer: NewerSlice): Warning {
   return {
     code: "CODE_REF_STALE",
-    message: `${ref} no longer matches your current text (stored sha256 ${storedSha.slice(0, 12)}…, current ${currentSha.slice(0, 12)}…).`,
-    recovery: "Attach the current lines with code_ref_attach and cite its new ref; the stored slice still opens as it was.",
+    message: `${ref} is outdated: a newer slice of the same lines (sha256 ${newer.sha256.slice(0, 12)}…) was attached after it. This answer is the stored slice as it was.`,
+    recovery: `Read and cite the newer slice: open {id: "${newer.ref}"}. If your lines still match this one, open it with current_text to check.`,
+  };
+}
+
+/**
+ * CODE_REF_STALE with the caller's text: the stored slice differs from what the caller has now. When a
+ * newer slice of the same range is stored (`newer`), the recovery names it.
+ */
+export function staleWarning(ref: string, storedSha: string, currentSha: string, newer?: NewerSlice): Warning {
+  const message = `${ref} no longer matches your current text (stored sha256 ${storedSha.slice(0, 12)}…, current ${currentSha.slice(0, 12)}…).`;
+  if (newer === undefined) {
+    return {
+      code: "CODE_REF_STALE",
+      message,
+      recovery: "Attach the current lines with code_ref_attach and cite its new ref; the stored slice still opens as it was.",
+    };
+  }
+  if (newer.sha256 === currentSha) {
+    return {
+      code: "CODE_REF_STALE",
+      message: `${message} Your current text is the newer slice ${newer.ref}.`,
+      recovery: `Cite the newer slice: open {id: "${newer.ref}"}.`,
+    };
+  }
+  return {
+    code: "CODE_REF_STALE",
+    message,
+    recovery: `Attach the current lines with code_ref_attach and cite its new ref; the newest stored slice of these lines is open {id: "${newer.ref}"}.`,
   };
 }

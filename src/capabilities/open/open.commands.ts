@@ -95,6 +95,7 @@ const OPEN_OUTPUT = {
   repo: z.string().optional(),
   text: z.string().optional(),
   text_truncated: z.boolean().optional(),
+  newer_ref: z.string().optional().describe("code: the latest slice of the same lines, when this one is outdated (CODE_REF_STALE)."),
   truncated: z.boolean(),
 };
 
@@ -189,7 +190,7 @@ export const openRef = defineCommand({
   name: "open",
   tool: "open",
   title: "Open a ref",
-  description: `Open any artifact by its stable ref, read-only: CARD-<id>, <doc>@<seq> (e.g. notes@12), TASK-/PLAN-<n> (capsule; focus unchanged), STEP-<hex> (with lease), a:<slug> (cards canon-first), JOB-<n>[@<event>], code:<path>#L<a>-L<b>[@sha256:<hex>] (the stored slice; current_text warns CODE_REF_STALE). Lanes: shared + yours unless include_drafts.`,
+  description: `Open any artifact by its stable ref, read-only: CARD-<id>, <doc>@<seq> (e.g. notes@12), TASK-/PLAN-<n> (capsule; focus unchanged), STEP-<hex> (with lease), a:<slug> (cards canon-first), JOB-<n>[@<event>], code:<path>#L<a>-L<b>[@sha256:<hex>] (the stored slice; CODE_REF_STALE with newer_ref when a newer slice of the same lines exists or current_text differs). Lanes: shared + yours unless include_drafts.`,
   kind: "read",
   input: {
     id: z.string().min(1).max(MAX_REF_CHARS).describe(`The ref to open: ${REF_GRAMMAR}.`),

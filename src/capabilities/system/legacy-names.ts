@@ -68,8 +68,8 @@ export const LEGACY_NAMES: readonly LegacyName[] = [
     graph_conflict_show: "graph.conflict.show",
     graph_conflict_resolve: "graph.conflict.resolve",
     branch_create: "vcs.branch.create",
-    // Seed 001's health check of reasoning + tasks (target/task/plan, lint, recovery): tasks_diagnostics now.
-    diagnostics: "tasks.diagnostics",
+    // Seed 001's health check of reasoning + tasks: the command of that name.
+    diagnostics: "system.diagnostics",
     macro_branch_note: "think.idea.branch.create",
     branch_list: "vcs.branch.list",
     checkout: "vcs.checkout",

@@ -18,6 +18,7 @@ import { mostRecentlyActive } from "../tasks/task-events.store";
 import { focusOf } from "../tasks/tasks.store";
 import { engineSchema } from "../think/engine.schema";
 import { checkoutEngine } from "../think/engine.slice";
+import { diagnostics } from "./diagnostics.commands";
 import { goldenPath, HELP_SECTIONS } from "./help-text";
 import { SCHEMA_COMMANDS } from "./schema.commands";
 
@@ -179,4 +180,4 @@ export const ping = defineCommand({
   handler: (ctx) => ({ workspace: ctx.workspace, agent_id: ctx.principal.agent_id, pong: true as const }),
 });
 
-export const SYSTEM_COMMANDS = [init, status, help, ping, ...SCHEMA_COMMANDS];
+export const SYSTEM_COMMANDS = [init, status, help, ping, diagnostics, ...SCHEMA_COMMANDS];

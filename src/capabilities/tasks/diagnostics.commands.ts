@@ -6,7 +6,17 @@
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { suggest, suggestionSchema } from "../../shared/suggestion";
-import { ACTIVE_LIMIT, type LintIssue, lintPlan, lintTask, type Patch, sortIssues } from "./lint.rules";
+import {
+  ACTIVE_LIMIT,
+  issueSchema,
+  type LintIssue,
+  lintPlan,
+  lintTask,
+  type Patch,
+  sortIssues,
+  summary,
+  summarySchema,
+} from "./lint.rules";
 import { explicitTarget, resolveTarget } from "./targets";
 import { targetFields, targetSchema } from "./tasks.schema";
 import { findEntity, focusOf, listEntities, tasksOfPlan } from "./tasks.store";
@@ -15,24 +25,6 @@ import { findEntity, focusOf, listEntities, tasksOfPlan } from "./tasks.store";
 const MAX_DIAGNOSED_TASKS = 200;
 const DEFAULT_MAX_ISSUES = 50;
 const DEFAULT_PATCHES = 10;
-
-const patchSchema = suggestionSchema;
-const issueSchema = z.object({
-  severity: z.enum(["error", "warning", "info"]),
-  kind: z.string(),
-  code: z.string(),
-  message: z.string(),
-  recovery: z.string(),
-  target: z.string(),
-  path: z.string().optional(),
-  patch: patchSchema.optional(),
-});
-const summarySchema = z.object({ errors: z.number(), warnings: z.number(), info: z.number(), total: z.number() });
-
-function summary(issues: LintIssue[]) {
-  const count = (severity: LintIssue["severity"]) => issues.filter((issue) => issue.severity === severity).length;
-  return { errors: count("error"), warnings: count("warning"), info: count("info"), total: issues.length };
-}
 
 export const tasksLint = defineCommand({
   name: "tasks.lint",

@@ -4,8 +4,10 @@
  * copy-paste-safe tool call). `tasks_lint` shows them for one target; `tasks_diagnostics` runs them
  * over the workspace.
  */
+
+import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
-import { type Suggestion, suggest } from "../../shared/suggestion";
+import { type Suggestion, suggest, suggestionSchema } from "../../shared/suggestion";
 import { findBranch } from "../branches/branches.store";
 import { proofMode, proofSummary } from "./proof";
 import { orderedSteps, type StepRow } from "./steps.store";
@@ -31,6 +33,25 @@ export interface LintIssue {
   target: string;
   path?: string;
   patch?: Patch;
+}
+
+/** A lint finding as answers show it (tasks_lint, tasks_diagnostics, diagnostics). */
+export const issueSchema = z.object({
+  severity: z.enum(["error", "warning", "info"]),
+  kind: z.string(),
+  code: z.string(),
+  message: z.string(),
+  recovery: z.string(),
+  target: z.string(),
+  path: z.string().optional(),
+  patch: suggestionSchema.optional(),
+});
+export const summarySchema = z.object({ errors: z.number(), warnings: z.number(), info: z.number(), total: z.number() });
+
+/** Counts of findings by severity. */
+export function summary(issues: LintIssue[]) {
+  const count = (severity: LintIssue["severity"]) => issues.filter((issue) => issue.severity === severity).length;
+  return { errors: count("error"), warnings: count("warning"), info: count("info"), total: issues.length };
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
