@@ -111,4 +111,36 @@ describe("seed gaps", () => {
     const portal = await ok("system", { workspace, op: "call", cmd: "diagnostics" }, PORTALS);
     expect(portal.target.id).toBe(task.id);
   });
+
+  it("an idea branch merges its notes and graph back into its base, idempotently, with conflicts explicit", async () => {
+    const workspace = "gaps/idea";
+    await ok("think_card", { workspace, card: { id: "H1", type: "hypothesis", title: "The cache is cold", text: "Base view." } });
+    const created = await ok("idea.branch.create", { workspace, name: "idea/cache", content: "Try a warm-up at start." });
+    expect(created).toMatchObject({ branch: { name: "idea/cache", created: true, base_branch: "main" }, checkout: "idea/cache" });
+    await ok("think_card", { workspace, card: { id: "E1", type: "evidence", title: "Warm-up halves p95", text: "Measured." } });
+    await ok("think_set_status", { workspace, card_id: "H1", status: "confirmed" });
+    // Meanwhile main changes H1 too: a conflict, not a silent overwrite.
+    await ok("think_set_status", { workspace, branch: "main", card_id: "H1", status: "rejected" });
+    const preview = await ok("idea_branch_merge", { workspace, dry_run: true });
+    expect(preview).toMatchObject({ from: "idea/cache", into: "main", dry_run: true, notes: { merged: 1 } });
+    const merged = await ok("idea.branch.merge", { workspace });
+    expect(merged).toMatchObject({ from: "idea/cache", into: "main", has_more: false, notes: { doc: "notes", merged: 1 }, graph: { doc: "graph" } });
+    expect(merged.graph.merged).toBeGreaterThan(0);
+    expect(merged.graph.conflicts_created).toBe(1);
+    expect(merged.graph.conflicts[0]).toMatchObject({ key: "H1", status: "open" });
+    const onMain = await ok("show", { workspace, branch: "main", doc: "notes" });
+    expect(onMain.entries.map((entry: { content: string }) => entry.content)).toContain("Try a warm-up at start.");
+    const cards = await ok("think_query", { workspace, branch: "main", ids: ["E1"] });
+    expect(cards.cards.map((card: { title: string }) => card.title)).toEqual(["Warm-up halves p95"]);
+    const again = await ok("idea_branch_merge", { workspace, from: "idea/cache" });
+    expect(again).toMatchObject({ notes: { merged: 0 }, graph: { merged: 0, conflicts_created: 0 } });
+    // main has no base: a typed error that says what to pass.
+    const refused = await failure("idea_branch_merge", { workspace, from: "main" });
+    expect(refused.code).toBe("MERGE_NOT_SUPPORTED");
+    expect(refused.recovery_hint).toContain("idea branch");
+    // The seed 002 names resolve, in schema.get too.
+    for (const cmd of ["think.idea.branch.merge", "idea.branch.merge", "idea.branch.create"]) {
+      expect((await ok("schema_get", { workspace, cmd })).cmd, cmd).toMatch(/^think\.idea\.branch\./);
+    }
+  });
 });

@@ -104,6 +104,7 @@ const PORTAL_TABLE: Portal[] = [
       "reasoning.seed": "think.template",
       "reasoning.pipeline": "think.pipeline",
       "idea.branch.create": "think.idea.branch.create",
+      "idea.branch.merge": "think.idea.branch.merge",
     },
     readOnly: false,
   },

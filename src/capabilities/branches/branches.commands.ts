@@ -30,6 +30,7 @@ import {
   requireBranch,
   setCheckout,
 } from "./branches.store";
+import { ideaBranchMerge } from "./idea-merge.commands";
 
 const newBranchName = nameSchema("Name of the new branch, e.g. `try/cache-layer`.");
 
@@ -246,6 +247,7 @@ function noteFromTemplate(
 export const macroBranchNote = defineCommand({
   name: "think.idea.branch.create",
   tool: "macro_branch_note",
+  aliases: ["idea.branch.create"],
   title: "Branch and note in one call",
   description:
     "Daily macro. With `name`: create branch `name` from `from` (default: your checkout), check it out, append the note. Without `name`: with `from`, check out `from` and append; otherwise append to your checkout.",
@@ -308,4 +310,4 @@ export const macroBranchNote = defineCommand({
   },
 });
 
-export const BRANCH_COMMANDS = [branchCreate, branchList, checkout, branchRename, branchDelete, macroBranchNote];
+export const BRANCH_COMMANDS = [branchCreate, branchList, checkout, branchRename, branchDelete, macroBranchNote, ideaBranchMerge];

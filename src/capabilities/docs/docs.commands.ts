@@ -14,9 +14,10 @@ import { reasoningScope, refuseDocWithTarget } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { targetBranch, writeNote } from "./docs.rules";
 import { branchArg, contentFields, DEFAULT_DOCS, docSchema, ENTRY_KEEP } from "./docs.schema";
-import { appendEntry, diffPage, documentsOf, namer, toEntry } from "./docs.store";
+import { diffPage, documentsOf, namer, toEntry } from "./docs.store";
 import { entryView, entryViewSchema, pageView } from "./entry-view";
-import { cursorSchema, limitSchema, pagination, paginationSchema, repairPagination, tailPagination } from "./paging";
+import { mergeNotes } from "./notes-merge";
+import { cursorSchema, limitSchema, paginationSchema, repairPagination, tailPagination } from "./paging";
 import { contentCap, readTail } from "./tail";
 
 export const notesCommit = defineCommand({
@@ -164,59 +165,7 @@ export const merge = defineCommand({
     const from = requireBranch(ctx.db, args.from);
     const into = mergeDestination(ctx, from, args.into, args.merge_to_base);
     const doc = args.doc ?? DEFAULT_DOCS.notes;
-    const fromSources = sourcesOf(ctx.db, from);
-    const page = diffPage(ctx.db, sourcesOf(ctx.db, into), fromSources, doc, {
-      after: args.cursor,
-      limit: args.limit,
-      order: "oldest",
-    });
-    const name = namer(ctx.db, fromSources);
-    let merged = 0;
-    let skipped = 0;
-    for (const row of page.rows) {
-      if (row.kind !== "note") {
-        skipped++;
-        continue;
-      }
-      merged++;
-      if (args.dry_run) continue;
-      const meta = row.meta_json === null ? {} : (JSON.parse(row.meta_json) as Record<string, unknown>);
-      appendEntry(ctx, {
-        branch: into,
-        doc,
-        kind: "note",
-        title: row.title ?? undefined,
-        format: row.format ?? undefined,
-        meta: {
-          ...meta,
-          _merge: {
-            from: name(row.branch_id),
-            from_seq: row.seq,
-            from_ts_ms: row.ts_ms,
-          },
-        },
-        content: row.content,
-        agent_id: row.agent_id,
-        identity_seq: row.identity_seq,
-        source_event_id: `merge:${row.branch_id}:${row.seq}`,
-      });
-    }
-    if (merged > 0 && !args.dry_run) {
-      ctx.journal({
-        target: `${into.name}/${doc}`,
-        summary: `merged ${merged} notes from ${from.name}`,
-      });
-    }
-    const last = page.rows[page.rows.length - 1];
-    return {
-      from: from.name,
-      into: into.name,
-      doc,
-      merged,
-      skipped,
-      dry_run: args.dry_run,
-      pagination: pagination(args.cursor, page.has_more, last?.seq, args.limit, page.rows.length),
-    };
+    return { from: from.name, into: into.name, doc, ...mergeNotes(ctx, from, into, doc, args) };
   },
 });
 

@@ -9,30 +9,17 @@ import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
-import { type Branch, branchById, requireBranch, type Source, sourcesOf } from "../branches/branches.store";
+import { type Branch, branchById, requireBranch } from "../branches/branches.store";
 import { branchArg } from "../docs/docs.schema";
-import { pagination, paginationSchema } from "../docs/paging";
-import {
-  conflictById,
-  conflictBySignature,
-  conflictId,
-  conflictPage,
-  conflictSignature,
-  insertConflict,
-  markResolved,
-} from "./conflicts.store";
-import { DEFAULT_GRAPH_DOC, graphDocSchema } from "./graph.schema";
-import { effectivePage, fieldsOf, lookupVersion, toEdge, toNode, type VersionRow, versionsBySeq, writeVersion } from "./graph.store";
-import { changedFields, decide } from "./merge";
+import { paginationSchema } from "../docs/paging";
+import { conflictById, conflictPage, markResolved } from "./conflicts.store";
+import { conflictSummarySchema, DEFAULT_GRAPH_DOC, graphDocSchema } from "./graph.schema";
+import { fieldsOf, versionsBySeq, writeVersion } from "./graph.store";
+import { mergeGraph } from "./graph-merge";
 
 const conflictIdSchema = z.string().regex(/^CONFLICT-[0-9a-f]{32}$/, "conflict ids look like CONFLICT- followed by 32 hex digits");
 /** Keys examined per merge call. */
 const MAX_MERGE_KEYS = 200;
-
-function snapshot(row: VersionRow | undefined): Record<string, unknown> | null {
-  if (row === undefined) return null;
-  return row.kind === "node" ? toNode(row) : toEdge(row);
-}
 
 function mergeTarget(ctx: CommandContext, from: Branch, into: string | undefined, toBase: boolean): Branch {
   if (from.base_id === null) {
@@ -60,8 +47,6 @@ function mergeTarget(ctx: CommandContext, from: Branch, into: string | undefined
   }
   return base;
 }
-
-const conflictSummarySchema = z.object({ conflict_id: z.string(), kind: z.string(), key: z.string(), status: z.string() });
 
 export const graphMerge = defineCommand({
   name: "graph.merge",
@@ -102,91 +87,7 @@ export const graphMerge = defineCommand({
     const from = requireBranch(ctx.db, args.from);
     const into = mergeTarget(ctx, from, args.into, args.merge_to_base);
     const doc = args.doc ?? DEFAULT_GRAPH_DOC;
-    const fromSources = sourcesOf(ctx.db, from);
-    const baseSources: Source[] = fromSources.slice(1);
-    const intoSources = sourcesOf(ctx.db, into);
-    const own = fromSources[0] as Source;
-    const page = effectivePage(ctx.db, doc, "any", [{ source: own, nearer: [], lower: null }], {
-      after: args.cursor,
-      limit: args.limit,
-      order: "oldest",
-      liveOnly: false,
-    });
-    const summary = { nodes_changed: 0, edges_changed: 0, node_fields_changed: 0, edge_fields_changed: 0 };
-    const conflicts: z.infer<typeof conflictSummarySchema>[] = [];
-    const created: string[] = [];
-    let merged = 0;
-    let skipped = 0;
-    for (const theirs of page.rows) {
-      const base = lookupVersion(ctx.db, baseSources, doc, theirs.kind, theirs.key);
-      const ours = lookupVersion(ctx.db, intoSources, doc, theirs.kind, theirs.key);
-      const changed = changedFields(base && fieldsOf(base), fieldsOf(theirs)).length;
-      if (changed > 0) {
-        summary[theirs.kind === "node" ? "nodes_changed" : "edges_changed"]++;
-        summary[theirs.kind === "node" ? "node_fields_changed" : "edge_fields_changed"] += changed;
-      }
-      const decision = decide(base && fieldsOf(base), fieldsOf(theirs), ours && fieldsOf(ours));
-      if (decision === "same_as_base" || decision === "same_as_ours") {
-        skipped++;
-        continue;
-      }
-      if (decision === "apply") {
-        merged++;
-        if (!args.dry_run) {
-          const fields = fieldsOf(theirs);
-          writeVersion(ctx, into, doc, { ...fields, meta: { ...(fields.meta ?? {}), _merge: { from: from.name, from_seq: theirs.seq } } });
-        }
-        continue;
-      }
-      const signature = conflictSignature(from.id, into.id, doc, theirs.kind, theirs.key, from.base_seq ?? 0, theirs.seq);
-      const existing = conflictBySignature(ctx.db, signature);
-      if (existing) {
-        skipped++;
-        if (existing.status === "open")
-          conflicts.push({ conflict_id: existing.conflict_id, kind: existing.kind, key: existing.key, status: "open" });
-        continue;
-      }
-      const id = conflictId(signature, ours?.seq ?? null);
-      conflicts.push({ conflict_id: id, kind: theirs.kind, key: theirs.key, status: args.dry_run ? "preview" : "open" });
-      if (args.dry_run) continue;
-      created.push(id);
-      insertConflict(ctx.db, {
-        conflict_id: id,
-        signature,
-        from_branch_id: from.id,
-        into_branch_id: into.id,
-        doc,
-        kind: theirs.kind,
-        key: theirs.key,
-        base_cutoff: from.base_seq ?? 0,
-        theirs_seq: theirs.seq,
-        ours_seq: ours?.seq ?? null,
-        base_json: JSON.stringify(snapshot(base)),
-        theirs_json: JSON.stringify(snapshot(theirs)),
-        ours_json: JSON.stringify(snapshot(ours)),
-        created_at_ms: ctx.nowMs,
-      });
-    }
-    if (!args.dry_run && (merged > 0 || created.length > 0)) {
-      ctx.journal({
-        target: `${into.name}/${doc}`,
-        summary: `graph merge from ${from.name}: ${merged} applied, ${created.length} conflicts`,
-      });
-    }
-    const last = page.rows[page.rows.length - 1];
-    return {
-      from: from.name,
-      into: into.name,
-      doc,
-      merged,
-      skipped,
-      conflicts_created: created.length,
-      conflict_ids: created,
-      conflicts,
-      diff_summary: summary,
-      dry_run: args.dry_run,
-      pagination: pagination(args.cursor, page.has_more, last?.seq, args.limit, page.rows.length),
-    };
+    return { from: from.name, into: into.name, doc, ...mergeGraph(ctx, from, into, doc, args) };
   },
 });
 

@@ -101,3 +101,6 @@ export function edgeKey(from: string, rel: string, to: string): string {
 export function isReservedNodeId(id: string): boolean {
   return RESERVED_NODE_PREFIXES.some((prefix) => id.startsWith(prefix));
 }
+
+/** A merge conflict as lists name it. */
+export const conflictSummarySchema = z.object({ conflict_id: z.string(), kind: z.string(), key: z.string(), status: z.string() });
