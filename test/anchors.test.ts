@@ -90,9 +90,10 @@ describe("anchors: snapshot", () => {
     await ok("think_pin", { workspace, card_id: "CARD-P" });
     await ok("think_add_note", { workspace, id: "CARD-NEW", text: "newest note", tags });
     await ok("think_add_note", { workspace, id: "CARD-BOB", text: "bob's draft", tags, lane: "agent" }, bob);
-    // A card that drops the tag leaves the snapshot.
+    // A card that drops the tag leaves the snapshot. (A changed card under an existing id is refused
+    // now, ALREADY_EXISTS; dropping the tag is an explicit revision.)
     await ok("think_add_note", { workspace, id: "CARD-GONE", text: "tagged once", tags });
-    await ok("think_card", { workspace, card: { id: "CARD-GONE", type: "note", text: "untagged now" } });
+    await ok("think_card", { workspace, card: { id: "CARD-GONE", type: "note", text: "untagged now" }, revise: true });
 
     const snapshot = await ok("anchor_snapshot", { workspace, anchor: "a:storage" });
     expect(snapshot).toMatchObject({ kind: "anchor", ref: "a:storage", registered: true, has_more: false });

@@ -31,7 +31,8 @@ describe("leaner items", () => {
     const workspace = "lean/pack";
     await ok("think_add_evidence", { workspace, id: "E1", title: "Seen", text: "The scan reads every row." });
     await ok("think_add_evidence", { workspace, id: "E2", title: "Seen again", text: "First version." });
-    await ok("think_card", { workspace, card: { id: "E2", type: "evidence", title: "Seen again", text: "Second version." } });
+    // A second version of a card is an explicit revision (a changed card under its id alone is refused).
+    await ok("think_card", { workspace, card: { id: "E2", type: "evidence", title: "Seen again", text: "Second version." }, revise: true });
     const pack = await ok("context_pack", { workspace });
     const card = (id: string) => (pack.cards as Entry[]).find((item) => item.id === id);
     const writes = (pack.trace.entries as Entry[]).filter((entry) => entry.meta?.card_id !== undefined);

@@ -142,5 +142,15 @@ describe("seed gaps", () => {
     for (const cmd of ["think.idea.branch.merge", "idea.branch.merge", "idea.branch.create"]) {
       expect((await ok("schema_get", { workspace, cmd })).cmd, cmd).toMatch(/^think\.idea\.branch\./);
     }
+    for (const [cmd, name] of [
+      ["think.reasoning.seed", "think.template"],
+      ["reasoning.seed", "think.template"],
+      ["think.reasoning.pipeline", "think.pipeline"],
+      ["reasoning.pipeline", "think.pipeline"],
+    ]) {
+      expect((await ok("schema_get", { workspace, cmd })).cmd, cmd).toBe(name);
+    }
+    const seeded = await ok("think", { workspace, op: "reasoning.seed" }, PORTALS);
+    expect(seeded).toMatchObject({ type: "frame", template: expect.any(Object) });
   });
 });

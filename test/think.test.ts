@@ -6,7 +6,7 @@ import { MIN_BUDGET_CHARS } from "../src/shared/limits";
 import { as, failure, ok } from "./helpers/mcp";
 
 describe("think: cards", () => {
-  it("writes a card once: repeats (tags in another case) write nothing, a changed payload writes a new version", async () => {
+  it("writes a card once: repeats (tags in another case) write nothing, a changed payload is refused unless revised", async () => {
     const workspace = "think/cards";
     const first = await ok("think_card", {
       workspace,
@@ -27,15 +27,23 @@ describe("think: cards", () => {
       card: { id: "H-cache", type: "hypothesis", title: "A cache helps", tags: ["DB", "perf"] },
     });
     expect(repeat).toMatchObject({ inserted: false, updated: false, graph_applied: { nodes_upserted: 0, edges_upserted: 0 } });
-    const changed = await ok("think_card", {
-      workspace,
-      card: { id: "H-cache", type: "hypothesis", title: "A cache helps reads", tags: ["perf"] },
-    });
-    expect(changed).toMatchObject({ inserted: true, updated: true });
+    // A card id is written once (seed 001; the original refused a changed payload): a changed card under
+    // the same id used to write a new version answering inserted: true; now it is ALREADY_EXISTS, and
+    // only revise: true writes the new version (inserted: false, updated: true). See think-card-idempotent.test.ts.
+    const changedCard = { id: "H-cache", type: "hypothesis", title: "A cache helps reads", tags: ["perf"] };
+    expect((await failure("think_card", { workspace, card: changedCard })).code).toBe("ALREADY_EXISTS");
+    const changed = await ok("think_card", { workspace, card: changedCard, revise: true });
+    expect(changed).toMatchObject({ inserted: false, updated: true });
     const trace = await ok("show", { workspace, branch: "main", doc: "trace" });
-    expect(trace.entries.map((entry: { title: string; meta: { card_id: string } }) => [entry.title, entry.meta.card_id])).toEqual([
-      ["A cache helps", "H-cache"],
-      ["A cache helps reads", "H-cache"],
+    expect(
+      trace.entries.map((entry: { title: string; meta: { card_id: string; revision?: boolean } }) => [
+        entry.title,
+        entry.meta.card_id,
+        entry.meta.revision ?? false,
+      ]),
+    ).toEqual([
+      ["A cache helps", "H-cache", false],
+      ["A cache helps reads", "H-cache", true],
     ]);
 
     // Plain text becomes a note with an automatic id; a DSL keeps unknown keys under meta; JSON strings parse.

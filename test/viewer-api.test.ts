@@ -278,7 +278,13 @@ describe("graph browsing reads", () => {
     await ok("think_card", { workspace, card: { id: "H1", type: "hypothesis", title: "Cache helps" } });
     await ok("think_card", { workspace, card: { id: "E1", type: "evidence", title: "2x faster" }, supports: ["H1"] });
     await ok("branch_create", { workspace, name: "try/more" });
-    await ok("think_card", { workspace, branch: "try/more", card: { id: "H1", type: "hypothesis", title: "Cache helps a lot" } });
+    // H1 is live on try/more (from main): changing it there is an explicit revision (else ALREADY_EXISTS).
+    await ok("think_card", {
+      workspace,
+      branch: "try/more",
+      card: { id: "H1", type: "hypothesis", title: "Cache helps a lot" },
+      revise: true,
+    });
     const shown = await read("graph.node.show", workspace, { branch: "try/more", id: "H1" });
     expect(shown.node).toMatchObject({ id: "H1", title: "Cache helps a lot", deleted: false });
     expect(shown.versions.map((version: { title: string; branch: string }) => [version.branch, version.title])).toEqual([

@@ -28,12 +28,32 @@ export function prefixSql(column: string, chars: number): string {
   return `substr(CAST(${column} AS BLOB), 1, ${prefixBytes(chars)})`;
 }
 
+/**
+ * A SQL expression for the code points of TEXT `column` when it holds no NUL, else NULL: `length()`
+ * stops at the first NUL and `replace()` cannot remove one, so such a value is counted with
+ * `codePoints` from its text.
+ */
+export function nulFreeCharsSql(column: string): string {
+  return `CASE WHEN instr(${column}, char(0)) = 0 THEN length(${column}) END`;
+}
+
+/** Code points of `text`: what SQLite's `length()` counts on text without a NUL. */
+export function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
 // A leading U+FEFF is content, not a byte-order mark: keep it.
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** The UTF-16 length of the first `chars` code points of `text` (all of it when it has fewer). */
 function codePointPrefixLength(text: string, chars: number): number {
   if (text.length <= chars) return text.length;
+  // Without a surrogate among the first `chars` units, they are the first `chars` code points.
+  if (!SURROGATE.test(text.slice(0, chars))) return chars;
   let units = 0;
   for (let count = 0; count < chars && units < text.length; count++) {
     const code = text.charCodeAt(units);
@@ -43,6 +63,28 @@ function codePointPrefixLength(text: string, chars: number): number {
   return units;
 }
 
+/** The bytes of a BLOB as SQLite hands it over. */
+function bytesOf(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  return new Uint8Array(value as ArrayBuffer);
+}
+
+/**
+ * Decodes `bytes` far enough to hold `limit + 1` code points, when they do. Most text needs about a
+ * byte a code point, so the first `limit + 1` bytes are decoded first (streaming: a code point they
+ * cut waits for the rest) and the rest only when those hold too few code points.
+ */
+function decodeEnough(bytes: Uint8Array, limit: number): string {
+  if (bytes.length <= limit + 1) return decoder.decode(bytes);
+  const head = decoder.decode(bytes.subarray(0, limit + 1), { stream: true });
+  if (codePointPrefixLength(head, limit) < head.length) {
+    decoder.decode(); // ends the stream, so the next call starts clean
+    return head;
+  }
+  return head + decoder.decode(bytes.subarray(limit + 1));
+}
+
 /**
  * The text a `prefixSql(column, chars)` value stands for: its first `chars` code points, and `cut`
  * when the stored value is longer. SQL NULL stays null. A prefix of more than `4 × chars` bytes
@@ -50,12 +92,12 @@ function codePointPrefixLength(text: string, chars: number): number {
  */
 export function decodePrefix(value: unknown, chars: number): { text: string; cut: boolean } | null {
   if (value === null || value === undefined) return null;
-  // Text arrives as such only from a caller that did not cast; it is cut all the same.
-  const decoded = typeof value === "string" ? value : decoder.decode(value as ArrayBuffer | ArrayBufferView);
   const limit = Math.max(Math.trunc(chars), 0);
+  // Text arrives as such only from a caller that did not cast; it is cut all the same.
+  const bytes = typeof value === "string" ? null : bytesOf(value);
+  const decoded = bytes === null ? (value as string) : decodeEnough(bytes, limit);
   const length = codePointPrefixLength(decoded, limit);
-  const bytes = typeof value === "string" ? 0 : ArrayBuffer.isView(value) ? value.byteLength : (value as ArrayBuffer).byteLength;
-  return { text: decoded.slice(0, length), cut: length < decoded.length || bytes >= prefixBytes(chars) };
+  return { text: decoded.slice(0, length), cut: length < decoded.length || (bytes?.length ?? 0) >= prefixBytes(chars) };
 }
 
 /** `decodePrefix` of a NOT NULL column: the text alone. */
@@ -63,27 +105,41 @@ export function prefixText(value: unknown, chars: number): string {
   return decodePrefix(value, chars)?.text ?? "";
 }
 
+/** A place in the arguments: its key and its parent, so a path is spelled only when one is reported. */
+interface Place {
+  key: string;
+  parent: Place | undefined;
+}
+
+function pathOf(place: Place): string {
+  const keys: string[] = [];
+  for (let at: Place | undefined = place; at !== undefined; at = at.parent) keys.push(at.key);
+  return keys.reverse().join(".");
+}
+
 /**
  * Paths (`steps.0.title`, or `meta.<key>` for a key) of the strings in `value` — object keys included —
- * that hold a lone UTF-16 surrogate, in the order met.
+ * that hold a lone UTF-16 surrogate. Iterative, and paths are spelled only for what it
+ * reports: arguments nested however deep cost neither the stack nor quadratic memory.
  */
 export function illFormedFields(value: Readonly<Record<string, unknown>>): string[] {
   const found: string[] = [];
-  const visit = (item: unknown, path: string) => {
+  const pending: { item: unknown; place: Place | undefined }[] = [{ item: value, place: undefined }];
+  while (pending.length > 0) {
+    const { item, place } = pending.pop() as { item: unknown; place: Place | undefined };
     if (typeof item === "string") {
-      if (!item.isWellFormed()) found.push(path);
-    } else if (Array.isArray(item)) {
-      for (const [index, inner] of item.entries()) visit(inner, `${path}.${index}`);
-    } else if (item !== null && typeof item === "object") {
-      for (const [key, inner] of Object.entries(item)) {
-        if (!key.isWellFormed()) found.push(`${path}.${key.toWellFormed()}`);
-        visit(inner, `${path}.${key}`);
-      }
+      if (!item.isWellFormed() && place !== undefined) found.push(pathOf(place));
+      continue;
     }
-  };
-  for (const [key, item] of Object.entries(value)) {
-    if (!key.isWellFormed()) found.push(key.toWellFormed());
-    visit(item, key);
+    if (item === null || typeof item !== "object") continue;
+    const entries = Array.isArray(item) ? item.map((inner, index) => [String(index), inner] as const) : Object.entries(item);
+    // Pushed last first, so entries are met in order.
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const [key, inner] = entries[index] as readonly [string, unknown];
+      const child: Place = { key, parent: place };
+      pending.push({ item: inner, place: child });
+      if (!key.isWellFormed()) found.push(pathOf({ key: key.toWellFormed(), parent: place }));
+    }
   }
   return found;
 }

@@ -15,6 +15,7 @@ import { applyBudget, applyBudgetWithCapsule, type CapsuleForms } from "../share
 import { type AppError, appError, CommandError, type ErrorAction, internalError } from "../shared/errors";
 import { NAME_FIELDS } from "../shared/names";
 import { err, ok, type Result } from "../shared/result";
+import { illFormedError, illFormedFields } from "../shared/stored-text";
 import { type RenderedSuggestion, suggest, unfilledFields } from "../shared/suggestion";
 import type { WorkspaceSummary } from "../workspace/workspace-object";
 import { resolveProject, resolveWorkspace } from "./workspace-resolution";
@@ -141,6 +142,9 @@ async function runCommand(
   const parsed = command.input.safeParse(rawArgs ?? {});
   if (!parsed.success) return err(invalidArguments(command, parsed.error, options.capsule === true));
   const args = parsed.data as Record<string, unknown>;
+  // A lone surrogate cannot be stored as text (SQLite would keep U+FFFD): refused before anything runs.
+  const illFormed = illFormedFields(args);
+  if (illFormed.length > 0) return err(illFormedError(command.tool, illFormed));
   const { principal } = session;
 
   if (typeof args.agent_id === "string" && args.agent_id !== principal.agent_id) {

@@ -18,7 +18,7 @@ import { diffPage, documentsOf, namer, toEntry } from "./docs.store";
 import { entryView, entryViewSchema, pageView } from "./entry-view";
 import { mergeNotes } from "./notes-merge";
 import { cursorSchema, limitSchema, paginationSchema, repairPagination, tailPagination } from "./paging";
-import { contentCap, readTail } from "./tail";
+import { contentCap, readerLane, readTail } from "./tail";
 
 export const notesCommit = defineCommand({
   name: "vcs.notes.commit",
@@ -47,6 +47,9 @@ export const notesCommit = defineCommand({
   },
 });
 
+/** Other agents' drafts (entries their card writes left in their lane) are left out unless asked for. */
+const allLanesArg = z.boolean().default(false).describe("Every agent's drafts too, not only the shared lane and yours.");
+
 /** A page of entries (show, diff): trimmed oldest-first, with a cursor back to what the budget dropped. */
 const ENTRY_PAGE_OUTPUT = { entries: z.array(entryViewSchema), pagination: paginationSchema, truncated: z.boolean() };
 const ENTRY_PAGE_BUDGET: BudgetSpec = { lists: ["entries"], keep: ENTRY_KEEP, repair: repairPagination("entries") };
@@ -69,6 +72,7 @@ export const show = defineCommand({
     doc_kind: z.enum(["notes", "trace"]).optional(),
     cursor: cursorSchema,
     limit: limitSchema,
+    all_lanes: allLanesArg,
   },
   output: { branch: z.string(), doc: z.string(), ...ENTRY_PAGE_OUTPUT },
   budget: ENTRY_PAGE_BUDGET,
@@ -80,7 +84,7 @@ export const show = defineCommand({
     return {
       branch: branch.name,
       doc,
-      ...pageView(readTail(ctx, branch, doc, args.cursor, args.limit), { branch: branch.name, doc }),
+      ...pageView(readTail(ctx, branch, doc, args.cursor, args.limit, undefined, args.all_lanes), { branch: branch.name, doc }),
       truncated: false,
     };
   },
@@ -99,6 +103,7 @@ export const diff = defineCommand({
     doc: docSchema.optional().describe("Document; default `notes`."),
     cursor: cursorSchema,
     limit: limitSchema,
+    all_lanes: allLanesArg,
   },
   output: { from: z.string(), to: z.string(), doc: z.string(), ...ENTRY_PAGE_OUTPUT },
   budget: ENTRY_PAGE_BUDGET,
@@ -112,6 +117,7 @@ export const diff = defineCommand({
       limit: args.limit,
       order: "newest",
       contentChars: contentCap(ctx),
+      lane: readerLane(ctx, args.all_lanes),
     });
     const name = namer(ctx.db, toSources);
     const entries = page.rows.reverse().map((row) => toEntry(row, name(row.branch_id)));
@@ -200,6 +206,7 @@ export const exportSnapshot = defineCommand({
     branch: branchArg.optional(),
     notes_limit: z.number().int().min(1).max(MAX_PAGE_LIMIT).default(20),
     trace_limit: z.number().int().min(1).max(MAX_PAGE_LIMIT).default(50),
+    all_lanes: allLanesArg,
   },
   output: {
     target: z.string().nullable(),
@@ -234,8 +241,14 @@ export const exportSnapshot = defineCommand({
       target: scope.target ?? null,
       branch: branch.name,
       reasoning_ref: ref,
-      notes: pageView(readTail(ctx, branch, ref.notes_doc, undefined, args.notes_limit), { branch: ref.branch, doc: ref.notes_doc }),
-      trace: pageView(readTail(ctx, branch, ref.trace_doc, undefined, args.trace_limit), { branch: ref.branch, doc: ref.trace_doc }),
+      notes: pageView(readTail(ctx, branch, ref.notes_doc, undefined, args.notes_limit, undefined, args.all_lanes), {
+        branch: ref.branch,
+        doc: ref.notes_doc,
+      }),
+      trace: pageView(readTail(ctx, branch, ref.trace_doc, undefined, args.trace_limit, undefined, args.all_lanes), {
+        branch: ref.branch,
+        doc: ref.trace_doc,
+      }),
       truncated: false,
     };
   },

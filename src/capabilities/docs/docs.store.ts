@@ -152,6 +152,11 @@ export interface PageWindow {
    * an entry longer than the whole budget can only be shown as a stub, so its full text is never needed.
    */
   contentChars?: number | undefined;
+  /**
+   * The caller's own agent lane: entries a card write left in another agent's lane (`meta.lane`, a
+   * draft) are skipped. Undefined: every lane (audit reads, backups, merges).
+   */
+  lane?: string | undefined;
 }
 
 function windowSql(window: PageWindow): string {
@@ -196,9 +201,10 @@ function pageOfScans(
   const absent = absentFrom
     ? ` AND NOT EXISTS (SELECT 1 FROM doc_entries f WHERE f.identity_seq = e.identity_seq AND f.doc = e.doc AND (${inViewSql("f", absentFrom)}))`
     : "";
+  const lanes = window.lane === undefined ? "" : " AND coalesce(json_extract(e.meta_json, '$.lane'), 'shared') IN ('shared', ?)";
   const seqScans = scans.map((scan) => ({
-    sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = +? AND e.doc = +?${seqBoundsSql("e.seq", scan.lower, scan.upper)}${windowSql(window)}${absent} ORDER BY e.seq ${direction}${limitSql(window.limit + 1)}`,
-    params: [scan.branch_id, doc],
+    sql: `SELECT e.seq FROM doc_entries e WHERE e.branch_id = +? AND e.doc = +?${seqBoundsSql("e.seq", scan.lower, scan.upper)}${windowSql(window)}${lanes}${absent} ORDER BY e.seq ${direction}${limitSql(window.limit + 1)}`,
+    params: window.lane === undefined ? [scan.branch_id, doc] : [scan.branch_id, doc, window.lane],
     upper: scan.upper,
   }));
   return mergedPage(db, seqScans, window);

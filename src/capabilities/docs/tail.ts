@@ -4,6 +4,7 @@
  * show a document's tail (resume views, packs, the engine's slice), which must not depend on commands.
  */
 import type { CommandContext } from "../../commands/context";
+import { agentLane } from "../../shared/lanes";
 import { type Branch, type Source, sourcesOf } from "../branches/branches.store";
 import { namer, toEntry, viewPage } from "./docs.store";
 import { tailPagination } from "./paging";
@@ -13,7 +14,15 @@ export function contentCap(ctx: CommandContext): number | undefined {
   return ctx.readLimitChars === undefined ? undefined : ctx.readLimitChars + 1;
 }
 
-/** `sources`: the branch's sources when the caller has them already (they are read otherwise). */
+/** The lane a read keeps besides the shared one: the caller's, unless every lane is asked for (undefined). */
+export function readerLane(ctx: CommandContext, allLanes: boolean): string | undefined {
+  return allLanes ? undefined : agentLane(ctx.principal.agent_id);
+}
+
+/**
+ * `sources`: the branch's sources when the caller has them already (they are read otherwise). Other
+ * agents' drafts (entries a card write left in their lane) stay out unless `allLanes`.
+ */
 export function readTail(
   ctx: CommandContext,
   branch: Branch,
@@ -21,8 +30,15 @@ export function readTail(
   cursor: number | undefined,
   limit: number,
   sources: Source[] = sourcesOf(ctx.db, branch),
+  allLanes = false,
 ) {
-  const page = viewPage(ctx.db, sources, doc, { before: cursor, limit, order: "newest", contentChars: contentCap(ctx) });
+  const page = viewPage(ctx.db, sources, doc, {
+    before: cursor,
+    limit,
+    order: "newest",
+    contentChars: contentCap(ctx),
+    lane: readerLane(ctx, allLanes),
+  });
   const name = namer(ctx.db, sources);
   const entries = page.rows.reverse().map((row) => toEntry(row, name(row.branch_id)));
   return {

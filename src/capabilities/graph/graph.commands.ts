@@ -37,6 +37,7 @@ import {
 import { type AppliedCounts, applyOps } from "./graph-apply";
 import { diffChanges, graphChangeSchema } from "./graph-diff";
 import { queryWhere } from "./graph-filters.store";
+import { laneWhere } from "./lanes";
 import { MAX_TEXT_CANDIDATES, TEXT_INDEX_MIN_CHARS, textSearchPage, usesTextIndex } from "./graph-text-search.store";
 
 export const graphApply = defineCommand({
@@ -89,6 +90,7 @@ export const graphQuery = defineCommand({
     limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(50),
     include_edges: z.boolean().default(true),
     edges_limit: z.number().int().min(0).max(1000).default(200),
+    all_lanes: z.boolean().default(false).describe("Every agent's drafts too, not only the shared lane and yours."),
   },
   output: {
     branch: z.string(),
@@ -110,14 +112,20 @@ export const graphQuery = defineCommand({
     const doc = args.doc ?? scope.ref?.graph_doc ?? DEFAULT_GRAPH_DOC;
     const sources = sourcesOf(ctx.db, branch);
     const window = { before: args.cursor, limit: args.limit, order: "newest" as const };
+    // Other agents' drafts stay out unless every lane is asked for (docs/think.md "Lanes").
+    const lanes = laneWhere(ctx, args.all_lanes);
+    const where = (filters: Parameters<typeof queryWhere>[0]) => {
+      const base = queryWhere(filters);
+      return { sql: base.sql + lanes.sql, params: [...base.params, ...lanes.params] };
+    };
     // With ids, each id is resolved through the key index; a text of 3+ characters is looked up in the
     // trigram index; otherwise the view is scanned recent-first.
     const page: { rows: VersionRow[]; has_more: boolean; next_before?: number } =
       args.ids === undefined
         ? usesTextIndex(args.text)
-          ? textSearchPage(ctx.db, doc, sources, { text: args.text, before: args.cursor, limit: args.limit, where: queryWhere(args) })
-          : queryPage(ctx.db, doc, sources, { before: args.cursor, limit: args.limit, where: queryWhere(args) })
-        : keysPage(ctx.db, sources, doc, "node", args.ids, { ...window, where: queryWhere({ ...args, ids: undefined }) });
+          ? textSearchPage(ctx.db, doc, sources, { text: args.text, before: args.cursor, limit: args.limit, where: where(args) })
+          : queryPage(ctx.db, doc, sources, { before: args.cursor, limit: args.limit, where: where(args) })
+        : keysPage(ctx.db, sources, doc, "node", args.ids, { ...window, where: where({ ...args, ids: undefined }) });
     const nodes = page.rows.map(toNode);
     const edges =
       args.include_edges && nodes.length > 0 && args.edges_limit > 0

@@ -5,13 +5,10 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
+import { agentLane, SHARED_LANE } from "../../shared/lanes";
 import type { VersionRow } from "./graph.store";
 
-export const SHARED_LANE = "shared";
-
-export function agentLane(agentId: string): string {
-  return `agent/${agentId}`;
-}
+export { agentLane, SHARED_LANE } from "../../shared/lanes";
 
 export function laneOfMeta(meta: Record<string, unknown> | null | undefined): string {
   return typeof meta?.lane === "string" ? meta.lane : SHARED_LANE;
@@ -28,6 +25,18 @@ export function mayWriteLane(ctx: CommandContext, lane: string): boolean {
 /** The lanes a read shows: the shared lane and the caller's own, or every lane (`null`) for audit reads. */
 export function visibleLanes(ctx: CommandContext, allLanes: boolean): string[] | null {
   return allLanes ? null : [SHARED_LANE, agentLane(ctx.principal.agent_id)];
+}
+
+/**
+ * SQL condition (over graph versions `v`) for the lanes a read shows: shared and the caller's own,
+ * unless every lane is asked for. Lanes isolate noise, not access: any reader may ask for all.
+ */
+export function laneWhere(ctx: CommandContext, allLanes: boolean): { sql: string; params: string[] } {
+  if (allLanes) return { sql: "", params: [] };
+  return {
+    sql: " AND coalesce(json_extract(v.meta_json, '$.lane'), 'shared') IN ('shared', ?)",
+    params: [agentLane(ctx.principal.agent_id)],
+  };
 }
 
 /** Refuses writes to a node in another agent's lane (and to the edges leaving it). */

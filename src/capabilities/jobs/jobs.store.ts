@@ -4,6 +4,7 @@
  * the caller's transaction; nothing here journals (job-changes.ts does).
  */
 import { fail } from "../../shared/errors";
+import { codePoints, decodePrefix, nulFreeCharsSql, prefixSql } from "../../shared/stored-text";
 import { suggest } from "../../shared/suggestion";
 import { advance, read } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
@@ -56,25 +57,50 @@ interface EventRow {
   agent_id: string;
   type: JobEventType;
   message: string | null;
-  message_chars: number | null;
+  /** Unread: a cut message says so itself (see `toEvent`). */
+  message_chars?: number | null;
   payload_json: string;
 }
 
 type SqlRow<T> = T & Record<string, string | number | null>;
 
-/** Columns of a job row; `text` cuts the prompt to that many characters (reads load no more than they show). */
+/**
+ * Columns of a job row. `text` cuts the prompt to that many characters (reads load no more than they
+ * show) as UTF-8 bytes, and counts it in SQL unless it holds a NUL (a text `substr` or `length` stops
+ * at one); `withPrompt` decodes the cut and completes the count.
+ */
 function jobColumns(text: number | undefined): string {
-  const prompt = text === undefined ? "prompt" : `substr(prompt, 1, ${Math.trunc(text)}) AS prompt`;
-  return `id, title, ${prompt}, length(prompt) AS prompt_chars, task_id, step_id, priority, meta_json, status, revision, queued_tick, attempts, holder, claim_revision, claimed_tick, expires_tick, ttl_ticks, percent, progress_message, artifact_ref, summary, reason, last_event_seq, created_by, created_at_ms, updated_at_ms`;
+  const prompt =
+    text === undefined
+      ? "prompt, NULL AS prompt_chars"
+      : `${prefixSql("prompt", text)} AS prompt, ${nulFreeCharsSql("prompt")} AS prompt_chars`;
+  return `id, title, ${prompt}, task_id, step_id, priority, meta_json, status, revision, queued_tick, attempts, holder, claim_revision, claimed_tick, expires_tick, ttl_ticks, percent, progress_message, artifact_ref, summary, reason, last_event_seq, created_by, created_at_ms, updated_at_ms`;
 }
 
-/** List columns: no prompt, no long texts. */
-const ITEM_COLUMNS =
-  "id, title, '' AS prompt, length(prompt) AS prompt_chars, task_id, step_id, priority, NULL AS meta_json, status, revision, queued_tick, attempts, holder, claim_revision, claimed_tick, expires_tick, ttl_ticks, percent, NULL AS progress_message, NULL AS artifact_ref, NULL AS summary, NULL AS reason, last_event_seq, created_by, created_at_ms, updated_at_ms";
+/**
+ * A job row read with `jobColumns(text)`: its prompt decoded and its length in code points. A cut
+ * prompt that holds a NUL is counted from the whole prompt, read again (at most MAX_JOB_TEXT_CHARS).
+ */
+function withPrompt(db: Db, read: ReadJobRow | undefined, text: number | undefined): JobRow | undefined {
+  if (read === undefined) return undefined;
+  if (text === undefined) return { ...read, prompt_chars: codePoints(read.prompt) };
+  const prompt = decodePrefix(read.prompt, text)?.text ?? "";
+  if (read.prompt_chars !== null) return { ...read, prompt, prompt_chars: read.prompt_chars };
+  const whole = db.one<{ prompt: string }>("SELECT prompt FROM jobs WHERE id = ?", read.id)?.prompt ?? prompt;
+  return { ...read, prompt, prompt_chars: codePoints(whole) };
+}
 
+/** A job row as `jobColumns` reads it: the prompt maybe cut (a BLOB) and maybe not counted. */
+type ReadJobRow = SqlRow<Omit<JobRow, "prompt_chars"> & { prompt_chars: number | null }>;
+
+/** List columns: no prompt (so no length: an item's prompt is empty), no long texts. */
+const ITEM_COLUMNS =
+  "id, title, '' AS prompt, 0 AS prompt_chars, task_id, step_id, priority, NULL AS meta_json, status, revision, queued_tick, attempts, holder, claim_revision, claimed_tick, expires_tick, ttl_ticks, percent, NULL AS progress_message, NULL AS artifact_ref, NULL AS summary, NULL AS reason, last_event_seq, created_by, created_at_ms, updated_at_ms";
+
+/** Event columns; `text` cuts the message like `jobColumns` cuts the prompt (decoded, and said cut, by `toEvent`). */
 function eventColumns(text: number | undefined): string {
-  const message = text === undefined ? "message" : `substr(message, 1, ${Math.trunc(text)}) AS message`;
-  return `job_id, seq, tick, ts_ms, agent_id, type, ${message}, length(message) AS message_chars, payload_json`;
+  const message = text === undefined ? "message" : `${prefixSql("message", text)} AS message`;
+  return `job_id, seq, tick, ts_ms, agent_id, type, ${message}, payload_json`;
 }
 
 /** The workspace tick now: claims are live while it is below their `expires_tick`. */
@@ -96,7 +122,7 @@ export function nextJobId(db: Db): string {
 }
 
 export function findJob(db: Db, id: string, text?: number): JobRow | undefined {
-  return db.one<SqlRow<JobRow>>(`SELECT ${jobColumns(text)} FROM jobs WHERE id = ?`, id);
+  return withPrompt(db, db.one<ReadJobRow>(`SELECT ${jobColumns(text)} FROM jobs WHERE id = ?`, id), text);
 }
 
 export function requireJob(db: Db, id: string, text?: number): JobRow {
@@ -197,9 +223,9 @@ export function insertEvent(db: Db, event: NewJobEvent): void {
  * `whole` loads every column (a claim answers with the prompt); otherwise the list columns only.
  */
 export function oldestQueued(db: Db, whole: boolean): JobRow | undefined {
-  return db.one<SqlRow<JobRow>>(
-    `SELECT ${whole ? jobColumns(undefined) : ITEM_COLUMNS} FROM jobs INDEXED BY jobs_queue WHERE status = 'QUEUED' ORDER BY queued_tick, length(id), id LIMIT 1`,
-  );
+  const sql = `FROM jobs INDEXED BY jobs_queue WHERE status = 'QUEUED' ORDER BY queued_tick, length(id), id LIMIT 1`;
+  if (!whole) return db.one<SqlRow<JobRow>>(`SELECT ${ITEM_COLUMNS} ${sql}`);
+  return withPrompt(db, db.one<ReadJobRow>(`SELECT ${jobColumns(undefined)} ${sql}`), undefined);
 }
 
 export interface JobFilter {
@@ -288,9 +314,12 @@ export function toEvent(row: EventRow, text?: number): JobEvent {
     type: row.type,
     payload: JSON.parse(row.payload_json) as Record<string, unknown>,
   };
-  if (row.message !== null) {
+  const message = text === undefined || row.message === null ? null : decodePrefix(row.message, text);
+  if (message !== null) {
+    event.message = message.text;
+    if (message.cut) event.message_truncated = true;
+  } else if (row.message !== null) {
     event.message = row.message;
-    if (text !== undefined && (row.message_chars ?? 0) > text) event.message_truncated = true;
   }
   return event;
 }

@@ -218,7 +218,7 @@ export const openRef = defineCommand({
       case "card":
         return openCard(ctx, ref.id, options);
       case "entry":
-        return openEntry(ctx, ref.doc, ref.seq);
+        return openEntry(ctx, ref.doc, ref.seq, options);
       case "task":
       case "plan":
         return openTarget(ctx, ref.kind, ref.id, options);

@@ -13,7 +13,7 @@ import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
 import { entryView } from "../docs/entry-view";
 import { edgesTouching, isLive, lookupVersion, toEdge, type VersionRow } from "../graph/graph.store";
-import { laneOf, mayWriteLane } from "../graph/lanes";
+import { laneOf, laneOfMeta, mayWriteLane } from "../graph/lanes";
 import { KNOWLEDGE_ID_PREFIX } from "../knowledge/card-format";
 import { KB_BRANCH, KB_GRAPH_DOC } from "../knowledge/knowledge.model";
 import { liveLease } from "../tasks/leases.store";
@@ -142,7 +142,7 @@ export function openCard(ctx: CommandContext, id: string, options: OpenOptions) 
 // ---------------------------------------------------------------------------------------------
 // <doc>@<seq>
 
-export function openEntry(ctx: CommandContext, doc: string, seq: number) {
+export function openEntry(ctx: CommandContext, doc: string, seq: number, options: OpenOptions) {
   // Load at most what the budget can show (+1, so a longer content is known to be cut).
   const found = entryAtSeq(ctx.db, seq, (ctx.readLimitChars ?? Number.MAX_SAFE_INTEGER) + 1);
   if (found === undefined) {
@@ -163,11 +163,20 @@ export function openEntry(ctx: CommandContext, doc: string, seq: number) {
     );
   }
   const entry = toEntry(found.row, branchById(ctx.db, found.row.branch_id).name);
+  // An entry a card write left in another agent's lane is that draft: it opens only with include_drafts.
+  if (!mayRead(ctx, laneOfMeta(entry.meta), options.allLanes)) {
+    fail(
+      "UNKNOWN_ID",
+      `Entry ${doc}@${seq} is a draft in another agent's lane.`,
+      "Pass include_drafts: true to open drafts of every lane.",
+      { ref: `${doc}@${seq}`, seq },
+    );
+  }
   return {
     kind: "entry" as const,
     ref: `${doc}@${seq}`,
     entry: entryView(entry),
-    ...(found.contentLength > entry.content.length ? { content_truncated: true } : {}),
+    ...(found.truncated ? { content_truncated: true } : {}),
     truncated: false,
   };
 }

@@ -314,7 +314,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const allLanes = view === "audit";
   const emptyTail = (limit: number) => ({ entries: [], pagination: { cursor: null, has_more: false, limit, count: 0 } });
   const tail = (doc: string, limit: number, cursor: number | undefined) =>
-    branch === undefined || limit === 0 ? emptyTail(limit) : readTail(ctx, branch, doc, cursor, limit);
+    branch === undefined || limit === 0 ? emptyTail(limit) : readTail(ctx, branch, doc, cursor, limit, undefined, allLanes);
   const signal = (where: Where) => (branch === undefined ? [] : cards(ctx, branch, ref.graph_doc, where, limits.signals, allLanes));
   const blockers = signal(BLOCKERS);
   const decisions = signal(allOf(ofType("decision"), view === "explore" || view === "full" ? ANY : OPEN));

@@ -1,12 +1,14 @@
 // Store-level: writing the same card twice (in different input forms) adds no version and no trace
-// entry; a changed card adds one of each. The MCP-level behaviour is in test/think.test.ts.
+// entry. A changed card is refused by commitCard (what think commands call) and writes nothing; the
+// legacy upsert writeCard (knowledge, anchor notes) still writes a new version and a trace entry. The
+// MCP-level behaviour is in test/think.test.ts and test/think-card-idempotent.test.ts.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { storeContext } from "../../../test/helpers/store-context";
 import { Db } from "../../workspace/db";
 import { ensureMain, requireBranch } from "../branches/branches.store";
-import { cardTarget, writeCard } from "./cards";
+import { cardTarget, commitCard, writeCard } from "./cards";
 import { normalizeCard } from "./cards.parse";
 
 describe("cards store", () => {
@@ -29,9 +31,14 @@ describe("cards store", () => {
       const same = writeCard(target, { card: normalizeCard("id: C1\ntype: test\ntitle: T\ntags: B, a"), supports: [], blocks: [] });
       expect(same).toMatchObject({ inserted: false, updated: false });
       expect(counts()).toEqual({ versions: 1, entries: 1 });
-      const changed = writeCard(target, { card: normalizeCard({ id: "C1", type: "test", title: "T2" }), supports: [], blocks: [] });
-      expect(changed).toMatchObject({ inserted: true, updated: true });
+      const change = { card: normalizeCard({ id: "C1", type: "test", title: "T2" }), supports: [], blocks: [] };
+      expect(() => commitCard(target, change)).toThrow(/already exists with a different payload/);
+      expect(counts()).toEqual({ versions: 1, entries: 1 });
+      expect(commitCard(target, { ...change, onExisting: "revise" })).toMatchObject({ inserted: false, updated: true });
       expect(counts()).toEqual({ versions: 2, entries: 2 });
+      const changed = writeCard(target, { ...change, card: { ...change.card, title: "T3" } });
+      expect(changed).toMatchObject({ inserted: true, updated: true });
+      expect(counts()).toEqual({ versions: 3, entries: 3 });
     });
   });
 });

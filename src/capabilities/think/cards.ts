@@ -2,7 +2,9 @@
  * Thinking cards (seed 001 Milestone 4.1) on top of the graph and the trace: a card is a graph node
  * (id, type, title, text, status, tags, meta) plus a note in the trace doc that records when it was
  * written, and `supports` / `blocks` edges to other cards. One call writes all of it in the caller's
- * transaction, or nothing when the card and its edges are already in that state (idempotent).
+ * transaction, or nothing when the card and its edges are already in that state (idempotent). A card id
+ * is written once: a changed card under a live id is refused, unless the caller revises it explicitly
+ * (card-payload.ts); the trace note of a new version says `revision: true`.
  *
  * Lanes (DESIGN §6): a card's lane is fixed when it is created, `shared` (default) or `agent/<id>` (a
  * draft of its author), and kept in `meta.lane`. Nobody writes a card in another agent's lane; reads
@@ -22,6 +24,7 @@ import { edgeKey, isReservedNodeId, MAX_NODE_ID_CHARS, normalizeTags } from "../
 import { fieldsOf, isLive, lookupVersion, type VersionFields, type VersionRow, type Where, writeVersion } from "../graph/graph.store";
 import { agentLane, laneOf, requireWritableLane, SHARED_LANE } from "../graph/lanes";
 import { sameState } from "../graph/merge";
+import { refuseChangedCard, revisedFields, withOwnedFields } from "./card-payload";
 import { CARD_TYPES, type CardInput } from "./cards.parse";
 
 export { agentLane, laneOf, requireWritableLane, SHARED_LANE };
@@ -99,18 +102,32 @@ function autoId(target: CardTarget): string {
   fail("CONFLICT", "Could not find a free CARD-<n> id.", "Pass card.id explicitly.", { field: "card.id" });
 }
 
+/**
+ * What a changed card under a live id does: `refuse` (ALREADY_EXISTS, the default), `revise` (a new
+ * version; what other commands own is kept, see card-payload.ts) or `replace` (the card as given, whole:
+ * publish's copy, knowledge).
+ */
+export type OnExisting = "refuse" | "revise" | "replace";
+
 export interface CardWrite {
   card: CardInput;
   supports: string[];
   blocks: string[];
   lane?: LaneChoice | undefined;
-  /** Tags the server adds (e.g. the step tag under a task's step focus). */
+  /** Tags the server adds to a new card (e.g. the step tag under a task's step focus). */
   extraTags?: string[];
+  onExisting?: OnExisting;
+  /** False when the caller left the status to its default: a live card keeps its own. Default true. */
+  statusGiven?: boolean;
+  /** The caller's scope arguments, for the suggested calls of a refusal (default: branch and docs). */
+  scope?: Record<string, unknown>;
 }
 
 export interface CardResult {
   card_id: string;
+  /** A new card was written. */
   inserted: boolean;
+  /** A new version of a live card was written (a revision). */
   updated: boolean;
   lane: string;
   graph_applied: { nodes_upserted: number; edges_upserted: number };
@@ -121,14 +138,31 @@ function edgeFields(from: string, rel: string, to: string): VersionFields {
   return { kind: "edge", key: edgeKey(from, rel, to), from_id: from, rel, to_id: to, deleted: false };
 }
 
-/** Writes a card (node, edges, trace note) unless it is already in that state. */
-export function writeCard(target: CardTarget, write: CardWrite): CardResult {
+function requireRevisable(target: CardTarget, write: CardWrite, live: VersionRow | undefined): void {
+  if (write.card.id === undefined)
+    fail("INVALID_INPUT", "revise needs the id of the card to revise.", "Pass card.id, or drop revise to write a new card.", {
+      field: "card.id",
+    });
+  if (live === undefined)
+    fail(
+      "UNKNOWN_ID",
+      `No card "${write.card.id}" to revise in ${target.branch.name}/${target.graphDoc}.`,
+      "Drop revise to write it as a new card.",
+      { id: write.card.id, branch: target.branch.name, graph_doc: target.graphDoc },
+    );
+}
+
+/** Writes a card (node, edges, trace note) unless it is already in that state; see OnExisting for a changed one. */
+export function commitCard(target: CardTarget, write: CardWrite): CardResult {
   const { ctx } = target;
+  const onExisting = write.onExisting ?? "refuse";
+  if (onExisting === "revise" && write.card.id === undefined) requireRevisable(target, write, undefined);
   const id = write.card.id ?? autoId(target);
   checkCardId(id);
   requireCardCodeRefs(ctx, write.card.meta);
   const existing = lookupVersion(ctx.db, target.sources, target.graphDoc, "node", id);
   const live = isLive(existing) ? existing : undefined;
+  if (onExisting === "revise") requireRevisable(target, write, live);
   if (live) requireWritableLane(ctx, live);
   const requested = write.lane === undefined ? undefined : write.lane === "agent" ? agentLane(ctx.principal.agent_id) : SHARED_LANE;
   const lane = live ? laneOf(live) : (requested ?? SHARED_LANE);
@@ -149,18 +183,20 @@ export function writeCard(target: CardTarget, write: CardWrite): CardResult {
       card_id: id,
     });
   }
-  const node: VersionFields = {
+  const given: VersionFields = {
     kind: "node",
     key: id,
     node_type: write.card.type,
     title: write.card.title ?? null,
     text: write.card.text ?? null,
     status: write.card.status,
-    tags: normalizeTags([...write.card.tags, ...(write.extraTags ?? [])]),
+    tags: normalizeTags([...write.card.tags, ...(live && onExisting !== "replace" ? [] : (write.extraTags ?? []))]),
     meta,
     deleted: false,
   };
-  const nodeChanged = !(live && sameState(fieldsOf(live), node));
+  const stored = live ? fieldsOf(live) : undefined;
+  const node = stored && onExisting !== "replace" ? withOwnedFields(given, stored, write.card, write.statusGiven ?? true) : given;
+  const nodeChanged = !(stored && sameState(stored, node));
   const edges = [...write.supports.map((to) => edgeFields(id, "supports", to)), ...write.blocks.map((to) => edgeFields(id, "blocks", to))];
   const newEdges = edges.filter((edge) => {
     const current = lookupVersion(ctx.db, target.sources, target.graphDoc, "edge", edge.key);
@@ -170,6 +206,21 @@ export function writeCard(target: CardTarget, write: CardWrite): CardResult {
     return { card_id: id, inserted: false, updated: false, lane, graph_applied: { nodes_upserted: 0, edges_upserted: 0 } };
   }
   for (const edge of newEdges) requireCard(target, edge.to_id as string, `card (${edge.rel} target)`);
+  const changed = stored && nodeChanged ? revisedFields(stored, node) : [];
+  if (stored && onExisting === "refuse") {
+    refuseChangedCard({
+      id,
+      branch: target.branch.name,
+      graphDoc: target.graphDoc,
+      changed,
+      newEdges: newEdges.map((edge) => ({ rel: edge.rel as string, to: edge.to_id as string })),
+      card: write.card,
+      statusGiven: write.statusGiven ?? true,
+      supports: write.supports,
+      blocks: write.blocks,
+      scope: write.scope ?? { branch: target.branch.name, trace_doc: target.traceDoc, graph_doc: target.graphDoc },
+    });
+  }
   let last: VersionRow | undefined;
   if (nodeChanged) last = writeVersion(ctx, target.branch, target.graphDoc, node);
   for (const edge of newEdges) last = writeVersion(ctx, target.branch, target.graphDoc, edge);
@@ -179,18 +230,35 @@ export function writeCard(target: CardTarget, write: CardWrite): CardResult {
     kind: "note",
     title: write.card.title ?? write.card.type,
     content: write.card.text ?? write.card.title ?? "",
-    meta: { card_id: id, card_type: write.card.type, status: write.card.status, lane, supports: write.supports, blocks: write.blocks },
+    meta: {
+      card_id: id,
+      card_type: write.card.type,
+      status: node.status,
+      lane,
+      supports: write.supports,
+      blocks: write.blocks,
+      ...(stored ? { revision: true, revised: [...changed, ...(newEdges.length > 0 ? ["edges"] : [])] } : {}),
+    },
   });
-  ctx.journal({ target: `${target.branch.name}/${target.graphDoc}`, summary: `card ${id}` });
+  ctx.journal({ target: `${target.branch.name}/${target.graphDoc}`, summary: `card ${id}${stored ? " revised" : ""}` });
   linkCardAnchors(ctx, target.branch.id, target.graphDoc, node, lane);
   return {
     card_id: id,
-    inserted: true,
-    updated: live !== undefined && nodeChanged,
+    inserted: !stored,
+    updated: stored !== undefined,
     lane,
     graph_applied: { nodes_upserted: nodeChanged ? 1 : 0, edges_upserted: newEdges.length },
     last_seq: Math.max(entry.seq, last?.seq ?? 0),
   };
+}
+
+/**
+ * The upsert that knowledge and anchor notes call: a changed card replaces the live one whole, and
+ * `inserted` means "something was written" (knowledge-write.ts reads it so). Think commands call commitCard.
+ */
+export function writeCard(target: CardTarget, write: CardWrite): CardResult {
+  const result = commitCard(target, { ...write, onExisting: "replace" });
+  return { ...result, inserted: result.inserted || result.updated };
 }
 
 /** Rewrites a live card with some fields changed (status, tags), keeping its lane and the rest. */

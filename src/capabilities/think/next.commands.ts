@@ -301,7 +301,7 @@ export const thinkWatch = defineCommand({
   handler: (ctx, args) => {
     const scope = scopeOf(ctx, args);
     const frontier = frontierOf(ctx, scope, DEFAULT_PER_TYPE, args.all_lanes);
-    const trace = readTail(ctx, scope.branch, scope.traceDoc, undefined, WATCH_TRACE).entries;
+    const trace = readTail(ctx, scope.branch, scope.traceDoc, undefined, WATCH_TRACE, undefined, args.all_lanes).entries;
     const engine = engineFor(ctx, scope, args.all_lanes);
     const [next, backup] = movesOf(engine, frontier, scope);
     return {

@@ -170,11 +170,11 @@ export const contextPack = defineCommand({
     const notes =
       args.notes_limit === 0
         ? { entries: [], pagination: { cursor: null, has_more: false, limit: 0, count: 0 } }
-        : readTail(ctx, scope.branch, docs.notes, undefined, args.notes_limit, sources);
+        : readTail(ctx, scope.branch, docs.notes, undefined, args.notes_limit, sources, args.all_lanes);
     const trace =
       args.trace_limit === 0
         ? { entries: [], pagination: { cursor: null, has_more: false, limit: 0, count: 0 } }
-        : readTail(ctx, scope.branch, docs.trace, undefined, args.trace_limit, sources);
+        : readTail(ctx, scope.branch, docs.trace, undefined, args.trace_limit, sources, args.all_lanes);
     const [cards, decisions, evidence, blockers] = visibleCardPages(
       ctx,
       docs.graph,
@@ -229,8 +229,8 @@ function bridgeToCheckout(ctx: CommandContext, allLanes: boolean) {
   const docs = { notes: DEFAULT_DOCS.notes, trace: DEFAULT_DOCS.trace, graph: DEFAULT_DOCS.graph };
   const sources = sourcesOf(ctx.db, checkout);
   const has = {
-    notes: readTail(ctx, checkout, docs.notes, undefined, 1, sources).entries.length > 0,
-    trace: readTail(ctx, checkout, docs.trace, undefined, 1, sources).entries.length > 0,
+    notes: readTail(ctx, checkout, docs.notes, undefined, 1, sources, allLanes).entries.length > 0,
+    trace: readTail(ctx, checkout, docs.trace, undefined, 1, sources, allLanes).entries.length > 0,
     cards: cardsOf(ctx, sources, docs.graph, ANY, 1, allLanes).length > 0,
   };
   return has.notes || has.trace || has.cards ? { checkout: checkout.name, docs, has } : undefined;

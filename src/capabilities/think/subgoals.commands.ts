@@ -12,7 +12,7 @@ import { MAX_TITLE_CHARS } from "../../shared/limits";
 import { appendEntry } from "../docs/docs.store";
 import { edgeKey, MAX_NODE_TEXT_CHARS, nodeIdSchema } from "../graph/graph.schema";
 import { edgesTouching, fieldsOf, isLive, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
-import { type CardTarget, requireCard, requireOwnCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
+import { type CardTarget, commitCard, requireCard, requireOwnCard, requireWritableLane, rewriteCard } from "./cards";
 import { normalizeCard } from "./cards.parse";
 import { CLOSED_STATUSES } from "./engine.model";
 import { scopeFields, thinkScope } from "./think.scope";
@@ -49,7 +49,7 @@ export const thinkSubgoalOpen = defineCommand({
         "Pass a question card as parent.",
         { parent: args.parent },
       );
-    const result = writeCard(target, {
+    const result = commitCard(target, {
       card: normalizeCard({
         ...(args.id ? { id: args.id } : {}),
         type: "question",

@@ -1,11 +1,10 @@
 /** The think capability's commands (cards, context, query, links, pins, publish), in catalog order. */
 
+import { THINK_ADD_COMMANDS, thinkCard } from "./card-write.commands";
 import { thinkFrontier, thinkNext, thinkPlaybook, thinkWatch } from "./next.commands";
 import { contextPack, thinkPack } from "./packs.commands";
 import { thinkNominalMerge, thinkSubgoalClose, thinkSubgoalOpen } from "./subgoals.commands";
 import {
-  THINK_ADD_COMMANDS,
-  thinkCard,
   thinkContext,
   thinkLink,
   thinkPin,

@@ -1,97 +1,34 @@
 /**
- * Think commands (seed 001 Milestone 4.1 and v0.2, dotted under `think.*`): templates, cards and the
- * eight typed wrappers, context and query slices, links, status, pins and publish. Aim: an explicit
+ * Think commands (seed 001 Milestone 4.1 and v0.2, dotted under `think.*`): templates, context and
+ * query slices, links, status, pins, publish and the pipeline (think_card and the eight typed wrappers
+ * are in card-write.commands.ts). Aim: an explicit
  * target (the plan's or task's reasoning branch and docs) > an explicit branch (+ trace_doc /
  * graph_doc, default `trace` / `graph`) > the caller's checkout; think tools do not use the focus.
  */
 import { z } from "zod";
-import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT, MAX_TITLE_CHARS } from "../../shared/limits";
 import { writeNote } from "../docs/docs.rules";
 import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { pagination, paginationSchema, repairPagination } from "../docs/paging";
-import { GRAPH_KEEP, MAX_NODE_TEXT_CHARS, MAX_TAG_CHARS, MAX_TAGS, nodeIdSchema } from "../graph/graph.schema";
+import { GRAPH_KEEP, MAX_NODE_TEXT_CHARS, nodeIdSchema } from "../graph/graph.schema";
 import { toNode } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
 import { usesTextIndex } from "../graph/graph-text-search.store";
 import { ANY } from "./card-filters.store";
 import { searchedCards } from "./card-search";
 import { type CardPage, cardSchema, visibleCards } from "./card-view";
-import { linkCards, requireCard, requireOwnCard, requireWritableLane, rewriteCard, writeCard } from "./cards";
-import { CARD_TYPES, type CardInput, CardParseError, isCardType, normalizeCard } from "./cards.parse";
-import { readScopeFields, type ScopeArgs, scopeFields, type ThinkScope, thinkScope } from "./think.scope";
+import { cardOutput, cardStatus, cardTags, parseCard } from "./card-write.commands";
+import { commitCard, linkCards, requireCard, requireOwnCard, requireWritableLane, rewriteCard } from "./cards";
+import { CARD_TYPES, type CardInput, isCardType } from "./cards.parse";
+import { readScopeFields, scopeFields, type ThinkScope, thinkScope } from "./think.scope";
 
 /** Default and ceiling of cards in a context slice (seed 001 `limit_cards=30`). */
 const DEFAULT_CONTEXT_CARDS = 30;
-/** Ids in one supports/blocks list. */
-const MAX_LINKS = 50;
 const PINNED_TAG = "pinned";
-/** Card statuses are short words (open, accepted, rejected, …). */
-const MAX_CARD_STATUS_CHARS = 64;
-
-/** Card field inputs; a card is a graph node, so the graph's limits apply to its text and tags. */
-const cardStatus = z.string().min(1).max(MAX_CARD_STATUS_CHARS);
-const cardTags = z.array(z.string().min(1).max(MAX_TAG_CHARS)).max(MAX_TAGS);
 /** One stage of think_pipeline: a card in any of the accepted input forms. */
 const stageText = z.string().min(1).max(MAX_NODE_TEXT_CHARS);
-
-function parseCard(input: unknown, typeOverride?: string): CardInput {
-  try {
-    const card = normalizeCard(typeOverride === undefined ? input : { ...(typeof input === "object" ? input : {}), type: typeOverride });
-    if (!isCardType(card.type)) {
-      fail("INVALID_INPUT", `Unknown card type "${card.type}".`, `Use one of: ${CARD_TYPES.join(", ")}.`, {
-        type: card.type,
-        supported_types: [...CARD_TYPES],
-      });
-    }
-    return card;
-  } catch (error) {
-    if (error instanceof CardParseError)
-      fail(
-        "INVALID_INPUT",
-        `Invalid card: ${error.message}.`,
-        "Pass a card object ({type, title, text, …}), a `key: value` text, or plain text.",
-        { field: "card" },
-      );
-    throw error;
-  }
-}
-
-const cardOutput = {
-  branch: z.string(),
-  trace_doc: z.string(),
-  graph_doc: z.string(),
-  card_id: z.string(),
-  inserted: z.boolean(),
-  updated: z.boolean(),
-  lane: z.string(),
-  graph_applied: z.object({ nodes_upserted: z.number(), edges_upserted: z.number() }),
-  last_seq: z.number().optional(),
-};
-
-const linkLists = {
-  supports: z.array(nodeIdSchema).max(MAX_LINKS).optional().describe("Card ids this card supports (edges from it)."),
-  blocks: z.array(nodeIdSchema).max(MAX_LINKS).optional().describe("Card ids this card blocks (edges from it)."),
-  lane: z.enum(["shared", "agent"]).optional().describe("New cards only: shared (default) or your own agent lane (a draft)."),
-};
-
-function runCardWrite(
-  ctx: CommandContext,
-  args: ScopeArgs & { supports?: string[] | undefined; blocks?: string[] | undefined; lane?: "shared" | "agent" | undefined },
-  card: CardInput,
-) {
-  const scope = thinkScope(ctx, args, "write");
-  const result = writeCard(scope.cards, {
-    card,
-    supports: args.supports ?? [],
-    blocks: args.blocks ?? [],
-    lane: args.lane,
-    extraTags: scope.stepTag ? [scope.stepTag] : [],
-  });
-  return { branch: scope.cards.branch.name, trace_doc: scope.cards.traceDoc, graph_doc: scope.cards.graphDoc, ...result };
-}
 
 const cardSkeleton = (type: string) => ({
   id: "<optional: CARD-… is generated>",
@@ -106,10 +43,12 @@ const cardSkeleton = (type: string) => ({
 export const thinkTemplate = defineCommand({
   name: "think.template",
   tool: "think_template",
+  // Seed 002's reasoning seed: a deterministic template frame (type defaults to frame).
+  aliases: ["think.reasoning.seed", "reasoning.seed"],
   title: "Card skeleton",
-  description: `A deterministic skeleton of a card of the given type, so you never guess fields. Types: ${CARD_TYPES.join(", ")}.`,
+  description: `A deterministic skeleton of a card of the given type (default frame: the reasoning seed), so you never guess fields. Types: ${CARD_TYPES.join(", ")}.`,
   kind: "read",
-  input: { type: z.string().min(1).max(64) },
+  input: { type: z.string().min(1).max(64).default("frame") },
   output: { type: z.string(), supported_types: z.array(z.string()), template: z.record(z.string(), z.unknown()), truncated: z.boolean() },
   handler: (_ctx, args) => {
     const type = args.type.toLowerCase();
@@ -121,57 +60,6 @@ export const thinkTemplate = defineCommand({
     return { type, supported_types: [...CARD_TYPES], template: cardSkeleton(type), truncated: false };
   },
 });
-
-export const thinkCard = defineCommand({
-  name: "think.card",
-  tool: "think_card",
-  title: "Write a card",
-  description:
-    "Write a thinking card atomically: a graph node (id, type, title, text, status, tags, meta) with supports/blocks edges, and a note in the trace doc. card: an object, a JSON string, `key: value` lines (unknown keys go to meta) or plain text (a note). No id → CARD-<n> (a new card each call). Repeating an identical card under the same id writes nothing; a changed card under an existing id writes a new version (updated: true).",
-  kind: "write",
-  input: {
-    ...scopeFields,
-    card: z.union([
-      z
-        .string()
-        .min(1)
-        .max(64 * 1024),
-      z.record(z.string(), z.unknown()),
-    ]),
-    ...linkLists,
-  },
-  output: cardOutput,
-  handler: (ctx, args) => runCardWrite(ctx, args, parseCard(args.card)),
-});
-
-function typedWrapper(type: (typeof CARD_TYPES)[number]) {
-  return defineCommand({
-    name: `think.add.${type}`,
-    tool: `think_add_${type}`,
-    title: `Add a ${type} card`,
-    description: `think_card with type ${type}: title and/or text, optional id, status (default open), tags, meta, supports/blocks.`,
-    kind: "write",
-    example: { title: "Notes stay append-only" },
-    input: {
-      ...scopeFields,
-      id: nodeIdSchema.optional(),
-      title: z.string().max(MAX_TITLE_CHARS).optional(),
-      text: z.string().max(MAX_NODE_TEXT_CHARS).optional(),
-      status: cardStatus.optional(),
-      tags: cardTags.optional(),
-      meta: z.record(z.string(), z.unknown()).optional(),
-      ...linkLists,
-    },
-    output: cardOutput,
-    handler: (ctx, args) => {
-      const raw: Record<string, unknown> = { type };
-      for (const key of ["id", "title", "text", "status", "tags", "meta"] as const) if (args[key] !== undefined) raw[key] = args[key];
-      return runCardWrite(ctx, args, parseCard(raw));
-    },
-  });
-}
-
-export const THINK_ADD_COMMANDS = CARD_TYPES.map(typedWrapper);
 
 /** A page of cards (think_query, think_pins). */
 const CARD_PAGE_OUTPUT = {
@@ -415,7 +303,8 @@ export const thinkPublish = defineCommand({
     };
     if (node.title !== undefined) card.title = node.title;
     if (node.text !== undefined) card.text = node.text;
-    const result = writeCard(scope.cards, { card, supports: [], blocks: [], lane: "shared" });
+    // Publishing a changed draft again replaces the copy whole (updated: true).
+    const result = commitCard(scope.cards, { card, supports: [], blocks: [], lane: "shared", onExisting: "replace" });
     return {
       branch: scope.cards.branch.name,
       trace_doc: scope.cards.traceDoc,
@@ -432,7 +321,7 @@ type Stage = (typeof PIPELINE_STAGES)[number];
 export const thinkPipeline = defineCommand({
   name: "think.pipeline",
   tool: "think_pipeline",
-  aliases: ["think.reasoning.pipeline"],
+  aliases: ["think.reasoning.pipeline", "reasoning.pipeline"],
   title: "Write a reasoning pipeline",
   description:
     "Write frame → hypothesis → test → evidence → decision cards in one transaction (any stage may be omitted, at least one given), each linked by `supports` to the previous stage present. status sets stage statuses (keys must be provided stages). note_decision summarizes the decision into the notes doc.",
@@ -476,7 +365,7 @@ export const thinkPipeline = defineCommand({
     for (const stage of stages) {
       const card = parseCard({ type: stage, text: args[stage], status: args.status?.[stage] ?? "open" });
       const supports = previous === undefined ? [] : [previous];
-      const result = writeCard(scope.cards, { card, supports, blocks: [], extraTags: scope.stepTag ? [scope.stepTag] : [] });
+      const result = commitCard(scope.cards, { card, supports, blocks: [], extraTags: scope.stepTag ? [scope.stepTag] : [] });
       written.push({ stage, card_id: result.card_id, inserted: result.inserted, supports });
       previous = result.card_id;
     }

@@ -59,11 +59,16 @@ export async function seedWorkspace(base: string, secret: string): Promise<Seede
   await alice("think_pin", { card_id: "E1" });
   await alice("branch_create", { name: "try/cache" });
   await alice("notes_commit", { branch: "try/cache", content: "Tried an LRU cache in front of the reads." });
+  // Changing H1 on either side is an explicit revision: a changed card under its id alone is refused (ALREADY_EXISTS).
   await alice("think_card", {
     branch: "try/cache",
     card: { id: "H1", type: "hypothesis", title: "A read cache halves p50 only", tags: ["perf"] },
+    revise: true,
   });
-  await alice("think_card", { card: { id: "H1", type: "hypothesis", title: "A read cache halves p99 too", tags: ["perf"] } });
+  await alice("think_card", {
+    card: { id: "H1", type: "hypothesis", title: "A read cache halves p99 too", tags: ["perf"] },
+    revise: true,
+  });
   await alice("merge", { from: "try/cache", into: "main" });
   const merged = await alice("graph_merge", { from: "try/cache", into: "main" });
   const conflictKey = ((merged.conflicts as { key: string }[])[0] as { key: string }).key;
