@@ -75,7 +75,11 @@ describe("lanes are private by default", () => {
     const alice = await as("alice");
     const bob = await as("bob");
     await ok("branch_create", { workspace, name: "before" }, alice);
-    await ok("think_card", { workspace, lane: "agent", card: { id: "D1", type: "hypothesis", title: "Alice's draft", text: SECRET } }, alice);
+    await ok(
+      "think_card",
+      { workspace, lane: "agent", card: { id: "D1", type: "hypothesis", title: "Alice's draft", text: SECRET } },
+      alice,
+    );
     const forBob = await read("diff", { workspace, from: "before", to: "main", doc: "trace" }, bob);
     expect(forBob.entries).toEqual([]);
     expect(mentions(await read("diff", { workspace, from: "before", to: "main", doc: "trace", all_lanes: true }, bob))).toBe(true);

@@ -124,7 +124,13 @@ describe("seed gaps", () => {
     const preview = await ok("idea_branch_merge", { workspace, dry_run: true });
     expect(preview).toMatchObject({ from: "idea/cache", into: "main", dry_run: true, notes: { merged: 1 } });
     const merged = await ok("idea.branch.merge", { workspace });
-    expect(merged).toMatchObject({ from: "idea/cache", into: "main", has_more: false, notes: { doc: "notes", merged: 1 }, graph: { doc: "graph" } });
+    expect(merged).toMatchObject({
+      from: "idea/cache",
+      into: "main",
+      has_more: false,
+      notes: { doc: "notes", merged: 1 },
+      graph: { doc: "graph" },
+    });
     expect(merged.graph.merged).toBeGreaterThan(0);
     expect(merged.graph.conflicts_created).toBe(1);
     expect(merged.graph.conflicts[0]).toMatchObject({ key: "H1", status: "open" });

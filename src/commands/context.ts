@@ -40,6 +40,13 @@ export interface CommandContext {
   /** Appends a task event to the journal now (it replaces the call's summary row) and returns it. */
   event(event: TaskEventFields & JournalNote): JournalEvent;
   warn(warning: Warning): void;
+  /** The Directory's name and description of this workspace's project, for commands that ask (`needsProject`). */
+  project?: ProjectFacts | undefined;
+}
+
+export interface ProjectFacts {
+  name: string;
+  description: string;
 }
 
 /** Handlers with no workspace (help, schema) get no database. */

@@ -47,6 +47,11 @@ interface CommandBase<I extends z.ZodObject, O extends z.ZodObject> {
 
 export interface WorkspaceCommand<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends CommandBase<I, O> {
   scope: "workspace";
+  /**
+   * The handler shows the project's name and description, which the Directory owns: the Worker reads
+   * them before the call and hands them in (`CommandContext.project`).
+   */
+  needsProject?: boolean;
   handler: (ctx: CommandContext, args: z.output<I>) => z.input<O>;
 }
 

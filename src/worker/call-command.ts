@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { defaultProjectRequest } from "../capabilities/projects/project-ids";
-import type { Principal } from "../commands/context";
+import type { Principal, ProjectFacts } from "../commands/context";
 import type { Command, DirectoryCommand } from "../commands/registry";
 import { type Connection, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
 import type { DirectoryContext } from "../directory/directory-context";
@@ -203,11 +203,13 @@ async function runCommand(
   const { workspace: _workspace, project_id: _project, ...commandArgs } = args;
   try {
     const stub = session.env.WORKSPACES.getByName(resolution.workspace);
+    const project = command.needsProject === true ? await projectFacts(session, resolution.workspace) : undefined;
     const [result] = await Promise.all([
       stub.execute(command.name, commandArgs, principal, resolution.workspace, {
         capsule: options.capsule === true,
         readOnly: options.readOnly === true,
         connection: session.connection,
+        ...(project === undefined ? {} : { project }),
       }),
       isRecords && resolution.isDefault ? ensureDefaultProject(session) : undefined,
     ]);
@@ -215,6 +217,19 @@ async function runCommand(
   } catch (error) {
     console.error("workspace call failed", command.name, error);
     return err(internalError());
+  }
+}
+
+/** The Directory's name and description of a project (undefined when it has no row, or cannot answer). */
+async function projectFacts(session: CallSession, id: string): Promise<ProjectFacts | undefined> {
+  try {
+    const found = await projectDirectory(session.env.DIRECTORY.getByName(DIRECTORY_NAME)).getProject(id);
+    if (!found.ok || found.value === null) return undefined;
+    return { name: found.value.name, description: found.value.description ?? "" };
+  } catch (error) {
+    // The answer falls back to the workspace's own name; the call itself does not fail.
+    console.error("project lookup failed", id, error);
+    return undefined;
   }
 }
 

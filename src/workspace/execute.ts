@@ -15,7 +15,7 @@ import { focusCapsule } from "../capabilities/tasks/capsule";
 import { compactCapsule, type RenderedCapsule } from "../capabilities/tasks/capsule.compact";
 import { isRestoreCall, parseRestore, refuseWhileRestoring } from "../capabilities/workspace/restore-state";
 import { findCommand } from "../commands/catalog";
-import type { CommandContext, JournalNote, Principal } from "../commands/context";
+import type { CommandContext, JournalNote, Principal, ProjectFacts } from "../commands/context";
 import type { WorkspaceCommand } from "../commands/registry";
 import { type Connection, PORTAL_CONNECTION, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
 import { applyBudget, applyBudgetWithCapsule, type CapsuleForms, resolveLimits } from "../shared/budget";
@@ -43,6 +43,8 @@ export interface ExecuteRequest {
   readOnly?: boolean;
   /** The connection that asked: every suggestion of the answer is rendered for it (default: portals, no lock). */
   connection?: Connection;
+  /** The Directory's facts of the project, for a command that needs them (`needsProject`). */
+  project?: ProjectFacts;
 }
 
 function renderContextOf(request: ExecuteRequest): RenderContext {
@@ -118,6 +120,7 @@ function makeContext(db: Db, request: ExecuteRequest, nowMs: number, readLimitCh
     workspace: request.workspace,
     nowMs,
     readLimitChars,
+    project: request.project,
     journal: (note) => notes.push(note),
     event: (event) => {
       events.count++;

@@ -8,7 +8,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { recordSyncSummary } from "../capabilities/records/summary.store";
 import { findCommand } from "../commands/catalog";
-import type { Principal } from "../commands/context";
+import type { Principal, ProjectFacts } from "../commands/context";
 import type { Connection } from "../commands/suggestions";
 import { DIRECTORY_NAME } from "../directory/directory-object";
 import { internalError } from "../shared/errors";
@@ -57,7 +57,7 @@ export class WorkspaceObject extends DurableObject<Env> {
     args: Record<string, unknown>,
     principal: Principal,
     workspace: string,
-    options: { capsule?: boolean; readOnly?: boolean; connection?: Connection } = {},
+    options: { capsule?: boolean; readOnly?: boolean; connection?: Connection; project?: ProjectFacts } = {},
   ): Promise<Result<Record<string, unknown>>> {
     try {
       const request: ExecuteRequest = {
@@ -68,6 +68,7 @@ export class WorkspaceObject extends DurableObject<Env> {
         capsule: options.capsule === true,
         readOnly: options.readOnly === true,
         ...(options.connection === undefined ? {} : { connection: options.connection }),
+        ...(options.project === undefined ? {} : { project: options.project }),
         redaction: redactionEnabled(this.env.REDACTION),
       };
       const found = findCommand(command);

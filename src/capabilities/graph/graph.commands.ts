@@ -37,8 +37,8 @@ import {
 import { type AppliedCounts, applyOps } from "./graph-apply";
 import { diffChanges, graphChangeSchema } from "./graph-diff";
 import { queryWhere } from "./graph-filters.store";
-import { laneWhere } from "./lanes";
 import { MAX_TEXT_CANDIDATES, TEXT_INDEX_MIN_CHARS, textSearchPage, usesTextIndex } from "./graph-text-search.store";
+import { laneWhere } from "./lanes";
 
 export const graphApply = defineCommand({
   name: "graph.apply",

@@ -1,9 +1,9 @@
 /**
  * Orientation reads (seed 004 "Orientation Commands"; no activation needed, no side effects):
  * `records.project.overview` (get_project_overview: tick, open sessions, roots, OPEN and LATER
- * records, recent activity), `records.search` (search_records: FTS5, escaped, bm25 relevance and a
- * snippet), `records.list` (list_records: tree order, filters, depth, paged) and `records.get_ref`
- * (get_record_ref). Every list is bounded and trimmed to the read budget.
+ * records, recent activity), `records.search` (search_records: FTS5, escaped, an absolute relevance,
+ * ties by bm25, and a snippet), `records.list` (list_records: tree order, filters, depth, paged) and
+ * `records.get_ref` (get_record_ref). Every list is bounded and trimmed to the read budget.
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
@@ -36,7 +36,8 @@ import {
 } from "./records.schema";
 import { countBy, findRef, type ListFilter, listRefs, type RefRow, refsBy, requireRecord, toRef } from "./records.store";
 import { searchRecords } from "./search.store";
-import { ftsQuery } from "./search-query";
+import { ftsQuery, searchWords } from "./search-query";
+import { phrasesOf } from "./search-relevance";
 import { projectTick, sessionStatus } from "./session-select";
 import { activeRecordIdsOf, countOpenSessions, openSessions } from "./sessions.store";
 
@@ -44,10 +45,11 @@ const statesFilter = z.array(stateSchema).max(4).optional().describe("Only recor
 const typesFilter = z.array(recordTypeSchema).max(20).optional().describe("Only records of these types.");
 
 /**
- * The project this workspace is. The Directory (projects) owns names and descriptions; the workspace
- * knows its own name, which is the project id.
+ * The project this workspace is. The Directory (projects) owns names and descriptions, which the Worker
+ * hands in (`needsProject`); without a Directory row the workspace knows only its own name, the id.
  */
 function projectOf(ctx: CommandContext): { id: string; name: string; description: string } {
+  if (ctx.project !== undefined) return { id: ctx.workspace, ...ctx.project };
   const name = getMeta(ctx.db, "name") ?? ctx.workspace;
   return { id: ctx.workspace, name, description: "" };
 }
@@ -68,6 +70,7 @@ const OVERVIEW_ACTIVE_PER_SESSION = 20;
 export const recordsOverview = defineCommand({
   name: "records.project.overview",
   tool: "get_project_overview",
+  needsProject: true,
   title: "Project overview",
   description: `Start of every chat: the project's tick, open sessions (with their active records and tick gap), root records, OPEN records and LATER records (refs, at most limit each, default ${DEFAULT_OVERVIEW_ITEMS}, with totals), and the ${OVERVIEW_ACTIVITY} latest activity entries. Then activate the record to continue, or create_record a new topic.`,
   kind: "read",
@@ -134,14 +137,11 @@ export const recordsOverview = defineCommand({
   },
 });
 
-/** Relevance and bm25 scores are rounded so that answers stay short and byte-identical. */
-const RELEVANCE_DIGITS = 1e4;
-
 export const recordsSearch = defineCommand({
   name: "records.search",
   tool: "search_records",
   title: "Search records",
-  description: `Full-text search over record titles, summaries and bodies (best first): each result is a RecordRef with relevance (0-1, from bm25, the best match is 1) and a snippet (matches in **bold**), plus the total count (up to ${MAX_COUNTED_MATCHES}, total_capped past it). Words are ANDed; a word ending in * is a prefix; punctuation, quotes and operators (AND OR NOT NEAR, col:term) are searched as text, never as syntax. Filters: types, states, parent_id (its subtree). At most limit results (default ${DEFAULT_SEARCH_LIMIT}). When more than ${MAX_RANKED_MATCHES} records match, the ${MAX_RANKED_MATCHES} most recently created are ranked (ranked says how many; a warning says when).`,
+  description: `Full-text search over record titles, summaries and bodies: each result is a RecordRef with relevance and a snippet (matches in **bold**), best first, plus the total count (up to ${MAX_COUNTED_MATCHES}, total_capped past it). relevance (0-1) comes from the record and the query alone, so it compares across searches: 0.8 × placement (per word: title 1, else summary 0.5, else body 0.25; averaged) + 0.2 × the share of the title's words that are query words — 1 is a title of exactly the query's words, 0.2 words only in bodies; equal relevance is ordered by bm25. Words are ANDed; a word ending in * is a prefix; punctuation, quotes and operators (AND OR NOT NEAR, col:term) are searched as text, never as syntax. Filters: types, states, parent_id (its subtree). At most limit results (default ${DEFAULT_SEARCH_LIMIT}). When more than ${MAX_RANKED_MATCHES} records match, the ${MAX_RANKED_MATCHES} most recently created are ranked (ranked says how many; a warning says when).`,
   kind: "read",
   example: { query: "storage engine" },
   input: {
@@ -153,7 +153,12 @@ export const recordsSearch = defineCommand({
     ...projectIdField,
   },
   output: {
-    results: z.array(recordRefSchema.extend({ relevance: z.number(), snippet: z.string() })),
+    results: z.array(
+      recordRefSchema.extend({
+        relevance: z.number().describe("0-1, from this record and the query alone: comparable across searches."),
+        snippet: z.string(),
+      }),
+    ),
     total: z.number(),
     total_capped: z.boolean(),
     ranked: z.number().describe(`Matches ranked: all of them, or the ${MAX_RANKED_MATCHES} most recently created when more match.`),
@@ -162,6 +167,7 @@ export const recordsSearch = defineCommand({
   budget: { lists: ["results"], keep: ["id", "title", "state", "relevance"], trimFromEnd: true },
   handler: (ctx, args) => {
     const query = ftsQuery(args.query);
+    const phrases = phrasesOf(searchWords(args.query).words);
     const under = args.parent_id === undefined ? undefined : requireRecord(ctx.db, args.parent_id, "parent_id").path;
     if (query.dropped.length > 0) {
       ctx.warn({
@@ -172,7 +178,7 @@ export const recordsSearch = defineCommand({
     }
     if (query.match === null) return { results: [], total: 0, total_capped: false, ranked: 0, terms: [] };
     const filter = { types: args.types, states: args.states, underPath: under };
-    const { rows, total } = searchRecords(ctx.db, query.match, filter, {
+    const { rows, total } = searchRecords(ctx.db, query.match, phrases, filter, {
       limit: args.limit,
       rank: MAX_RANKED_MATCHES,
       cap: MAX_COUNTED_MATCHES,
@@ -185,13 +191,8 @@ export const recordsSearch = defineCommand({
         recovery: `Add words, or filter by types, states or parent_id, until ${MAX_RANKED_MATCHES} or fewer match, to rank every match.`,
       });
     }
-    const best = rows[0]?.score ?? 0;
     return {
-      results: rows.map((row) => ({
-        ...toRef(row),
-        relevance: best > 0 ? Math.round((Math.max(row.score, 0) / best) * RELEVANCE_DIGITS) / RELEVANCE_DIGITS : 1,
-        snippet: row.snippet,
-      })),
+      results: rows.map((row) => ({ ...toRef(row), relevance: row.relevance, snippet: row.snippet })),
       total: Math.min(total, MAX_COUNTED_MATCHES),
       total_capped: total > MAX_COUNTED_MATCHES,
       ranked,

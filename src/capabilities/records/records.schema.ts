@@ -86,8 +86,8 @@ export const DEFAULT_HISTORY = 20;
 export const MAX_HISTORY = 100;
 export const DEFAULT_SEARCH_LIMIT = 20;
 /**
- * A search ranks at most this many matches by bm25: all of them, or the most recently created ones when
- * more match; and counts matches up to MAX_COUNTED_MATCHES (total_capped past it). Ranking and counting
+ * A search ranks at most this many matches (by relevance, then bm25): all of them, or the most recently
+ * created ones when more match; and counts matches up to MAX_COUNTED_MATCHES (total_capped past it). Ranking and counting
  * are what a common word costs: in a Durable Object, about 1 µs per ranked match and 0.08 µs per counted
  * one, besides bm25's own pass over every match (a word held by 5,063 of 50,000 records took 5.8-8.5 ms to
  * rank and count whole). Bounded, no word makes a search slow.

@@ -17,22 +17,33 @@ export interface FtsQuery {
   dropped: string[];
 }
 
+/** A word searched: its text as typed, and whether it ended in `*` (a prefix search). */
+export interface SearchWord {
+  text: string;
+  prefix: boolean;
+}
+
 const HAS_TOKEN = /[\p{L}\p{N}]/u;
 
-export function ftsQuery(input: string): FtsQuery {
-  const terms: string[] = [];
+/** The words a query searches (at most MAX_SEARCH_TERMS, each with a letter or digit) and those dropped. */
+export function searchWords(input: string): { words: SearchWord[]; dropped: string[] } {
+  const words: SearchWord[] = [];
   const dropped: string[] = [];
-  const parts: string[] = [];
   for (const word of input.split(/\s+/u)) {
     if (word === "") continue;
     const prefix = word.length > 1 && word.endsWith("*");
     const text = prefix ? word.replace(/\*+$/u, "") : word;
-    if (!HAS_TOKEN.test(text) || terms.length >= MAX_SEARCH_TERMS) {
+    if (!HAS_TOKEN.test(text) || words.length >= MAX_SEARCH_TERMS) {
       dropped.push(word);
       continue;
     }
-    terms.push(text);
-    parts.push(`"${text.replaceAll('"', '""')}"${prefix ? " *" : ""}`);
+    words.push({ text, prefix });
   }
-  return { match: parts.length === 0 ? null : parts.join(" "), terms, dropped };
+  return { words, dropped };
+}
+
+export function ftsQuery(input: string): FtsQuery {
+  const { words, dropped } = searchWords(input);
+  const parts = words.map(({ text, prefix }) => `"${text.replaceAll('"', '""')}"${prefix ? " *" : ""}`);
+  return { match: parts.length === 0 ? null : parts.join(" "), terms: words.map((word) => word.text), dropped };
 }

@@ -81,7 +81,7 @@ export const recordsSync = defineCommand({
   name: "records.sync",
   tool: "sync_session",
   title: "Sync a session",
-  description: `Pull what other sessions changed since this session last synced: each change with record_id, change_type (created, modified, state_changed), old and new values, by_session and at_tick, oldest first, at most limit (default ${DEFAULT_SYNC_CHANGES}). Moves the session's last_sync_tick to the last tick it covered: with has_more, call again for the rest. Reports tick_gap and whether the session is stale. Does not advance the project tick.`,
+  description: `Pull what other sessions changed since this session last synced: each change with record_id, change_type (created, modified, state_changed), old and new values, by_session and at_tick, oldest first, at most limit (default ${DEFAULT_SYNC_CHANGES}). Moves the session's last_sync_tick to the last tick it covered: with has_more, call again for the rest. Reports tick_gap and session_status: stale when the gap found was past the session's stale threshold (a warning says so). Does not advance the project tick.`,
   kind: "write",
   requiresRole: "read",
   input: {
@@ -97,7 +97,7 @@ export const recordsSync = defineCommand({
     last_sync_tick: z.number().describe("The session's last_sync_tick after this call."),
     changes: z.array(changeSchema),
     has_more: z.boolean(),
-    session_status: z.enum(["active", "stale"]),
+    session_status: z.enum(["active", "stale"]).describe("The status the sync found: stale when tick_gap was past the stale threshold."),
     warning: z.string().optional(),
   },
   handler: (ctx, args) => {
@@ -119,7 +119,9 @@ export const recordsSync = defineCommand({
       details: { from_tick: before, to_tick: synced, changes: shown.length, has_more: hasMore },
     });
     const gap = tick - before;
-    const status = sessionStatus({ ...session, last_sync_tick: synced }, tick) === "stale" ? ("stale" as const) : ("active" as const);
+    // The status the sync found, as seed 004 means it: stale when the gap was past the threshold. (After
+    // the sync the session is in sync again unless has_more, so the status after it would hide that.)
+    const status = sessionStatus(session, tick) === "stale" ? ("stale" as const) : ("active" as const);
     return {
       session_id: session.id,
       project_tick: tick,
@@ -129,7 +131,7 @@ export const recordsSync = defineCommand({
       changes: shown.map((row) => toChange(row, active)),
       has_more: hasMore,
       session_status: status,
-      ...(gap > session.stale_after_ticks
+      ...(status === "stale"
         ? { warning: `${gap} writes occurred since your last sync (stale threshold ${session.stale_after_ticks}).` }
         : {}),
     };

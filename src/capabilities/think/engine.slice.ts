@@ -94,7 +94,8 @@ export function engineAnswer(ctx: CommandContext, scope: EngineScope, limits: { 
   const sources = scope.sources ?? sourcesOf(ctx.db, scope.branch);
   const stepTag = scope.stepTag === undefined ? stepFocusTagOf(ctx.db, scope.target) : (scope.stepTag ?? undefined);
   const cards = visibleCardPages(ctx, scope.graphDoc, sources, slicePages(stepTag), scope.allLanes).flatMap((page) => page.cards);
-  const trace = knownTrace(scope.traceTail) ?? readTail(ctx, scope.branch, scope.traceDoc, undefined, TRACE_ENTRIES, sources, scope.allLanes).entries;
+  const trace =
+    knownTrace(scope.traceTail) ?? readTail(ctx, scope.branch, scope.traceDoc, undefined, TRACE_ENTRIES, sources, scope.allLanes).entries;
   const callScope =
     scope.target !== undefined
       ? { target: scope.target }
