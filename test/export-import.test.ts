@@ -370,6 +370,13 @@ describe("workspace export and restore", () => {
     broken[2] = (broken[2] as string).slice(0, -5);
     const refused = await failure("workspace_import", { workspace: target, jsonl: broken.join("\n") }, admin);
     expect(refused).toMatchObject({ code: "INVALID_INPUT", details: { page_line: 3 } });
+    // A lone surrogate escaped in the JSON (SQLite would keep U+FFFD): refused, never replaced.
+    const lone = [...page];
+    const noteAt = 2;
+    lone[noteAt] = (lone[noteAt] as string).replace('":"', '":"\\ud800');
+    const surrogate = await failure("workspace_import", { workspace: target, jsonl: lone.join("\n") }, admin);
+    expect(surrogate).toMatchObject({ code: "INVALID_INPUT", details: { page_line: noteAt + 1 } });
+    expect(surrogate.message).toContain("lone UTF-16 surrogate");
     // A value of the wrong type for its column (a number sent as text), after two good lines.
     const retyped = [...page];
     const rowAt = retyped.findIndex((line) => line.includes('"t":"branches"'));

@@ -243,8 +243,13 @@ describe("think_query text search", () => {
     expect(bobs.cards.map((card: { id: string }) => card.id)).toEqual(["DRAFT", "SHARED"]);
     const all = await ok("think_query", { workspace, text: "nebula", all_lanes: true }, alice);
     expect(all.cards.map((card: { id: string }) => card.id)).toEqual(["DRAFT", "SHARED"]);
-    // The graph view has no lanes.
-    expect(ids((await ok("graph_query", { workspace, text: "nebula" }, alice)).nodes)).toEqual(["NOTCARD", "DRAFT", "SHARED"]);
+    // The graph view keeps lanes too (drafts are lane-scoped): every lane only when asked for.
+    expect(ids((await ok("graph_query", { workspace, text: "nebula" }, alice)).nodes)).toEqual(["NOTCARD", "SHARED"]);
+    expect(ids((await ok("graph_query", { workspace, text: "nebula", all_lanes: true }, alice)).nodes)).toEqual([
+      "NOTCARD",
+      "DRAFT",
+      "SHARED",
+    ]);
   });
 });
 

@@ -11,7 +11,9 @@
  * Keys are written in a fixed order and values as SQLite returned them, so the same rows always give
  * the same bytes. Pure: parsing reports a malformed line as INVALID_INPUT naming its place in the page.
  */
+
 import { fail } from "../../shared/errors";
+import { illFormedFields } from "../../shared/stored-text";
 import type { SqlValue } from "../../workspace/db";
 import { isDigest } from "./export-digest";
 
@@ -123,6 +125,9 @@ export function parseLine(text: string, pageLine: number): ExportLine {
     return malformed(pageLine, "not valid JSON");
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return malformed(pageLine, "not a JSON object");
+  // A \uD800-style escape parses to a lone surrogate, which SQLite would keep as U+FFFD: refused, never replaced.
+  const illFormed = illFormedFields(parsed as Json);
+  if (illFormed.length > 0) return malformed(pageLine, `a lone UTF-16 surrogate in ${illFormed.slice(0, 3).join(", ").toWellFormed()}`);
   const line = parsed as Json;
   if (!isCount(line.n)) return malformed(pageLine, "no line number `n`");
   const n = line.n;
