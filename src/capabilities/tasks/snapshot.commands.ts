@@ -10,7 +10,8 @@ import { findBranch } from "../branches/branches.store";
 import { readTail } from "../docs/tail";
 import { newerThan } from "../think/card-filters.store";
 import { compactCapsule, type RenderedCapsule } from "./capsule.compact";
-import { cards, RESUME_BUDGET, resumeInput, resumeOutput, resumeView, VIEWS } from "./resume.commands";
+import { RESUME_BUDGET } from "./resume.budget";
+import { cards, resumeInput, resumeOutput, resumeView, VIEWS } from "./resume.commands";
 import { baselineOf, setBaseline } from "./snapshots.store";
 
 /** Items per delta section. */
