@@ -256,10 +256,13 @@ describe("jobs: the state machine", () => {
     expect(requeued.event.payload).toMatchObject({ from: "FAILED", reason: "fixed the build" });
     expect((await ok("jobs_claim", { workspace }, bob)).job.id).toBe("JOB-002");
 
-    // Cancel a running job under another agent's claim: the worker's next report is refused.
-    const canceled = await ok("jobs_cancel", { workspace, job: "JOB-002", reason: "not needed" }, alice);
+    // Cancel a running job under another agent's claim: the worker's next report is refused. Canceling
+    // another agent's live claim used to need nothing; it now needs force: true (JOB_CLAIM_HELD without,
+    // see test/jobs-claims.test.ts), and the event records the claim taken over.
+    expect((await failure("jobs_cancel", { workspace, job: "JOB-002", reason: "not needed" }, alice)).code).toBe("JOB_CLAIM_HELD");
+    const canceled = await ok("jobs_cancel", { workspace, job: "JOB-002", reason: "not needed", force: true }, alice);
     expect(canceled.job).toMatchObject({ status: "CANCELED", reason: "not needed" });
-    expect(canceled.event.payload).toMatchObject({ from: "RUNNING", previous_holder: "bob" });
+    expect(canceled.event.payload).toMatchObject({ from: "RUNNING", previous_holder: "bob", forced: true });
     expect((await failure("jobs_report", { workspace, job: "JOB-002", claim_revision: 1, message: "still here" }, bob)).code).toBe(
       "INVALID_TRANSITION",
     );

@@ -10,6 +10,7 @@
 
 import { z } from "zod";
 import { type Suggestion, suggestionSchema } from "./suggestion";
+import { clip } from "./text";
 
 export const ERROR_CODES = [
   // seeds 000-004
@@ -82,6 +83,27 @@ export class CommandError extends Error {
   }
 }
 
+/**
+ * What an error may echo of its input: errors quote what they refuse (an `agent_id`, a name, a ref), and
+ * a 100,000-character argument must not come back whole. Texts are cut (clip's `…`), lists shortened,
+ * and nesting below this depth summarized; error details are the server's own small objects, so none of
+ * these bounds cuts what a caller needs.
+ */
+export const MAX_ERROR_TEXT_CHARS = 2_000;
+const MAX_ECHO_CHARS = 500;
+const MAX_ECHO_ITEMS = 100;
+const MAX_ECHO_DEPTH = 8;
+
+function boundedEcho(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return clip(value, MAX_ECHO_CHARS);
+  if (value === null || typeof value !== "object") return value;
+  if (depth >= MAX_ECHO_DEPTH) return "…";
+  if (Array.isArray(value)) return value.slice(0, MAX_ECHO_ITEMS).map((item) => boundedEcho(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value).slice(0, MAX_ECHO_ITEMS)) out[clip(key, MAX_ECHO_CHARS)] = boundedEcho(inner, depth + 1);
+  return out;
+}
+
 export function appError(
   code: ErrorCode,
   message: string,
@@ -91,9 +113,9 @@ export function appError(
 ): AppError {
   return {
     code,
-    message,
-    recovery_hint,
-    ...(details ? { details } : {}),
+    message: clip(message, MAX_ERROR_TEXT_CHARS),
+    recovery_hint: clip(recovery_hint, MAX_ERROR_TEXT_CHARS),
+    ...(details ? { details: boundedEcho(details, 0) as Record<string, unknown> } : {}),
     ...(actions && actions.length > 0 ? { actions } : {}),
   };
 }

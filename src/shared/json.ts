@@ -44,3 +44,21 @@ export function countLines(text: string): number {
 export function utf8Bytes(text: string): number {
   return new TextEncoder().encode(text).length;
 }
+
+/**
+ * The first top-level field of `args` whose value nests deeper than `maxDepth` levels (the field itself
+ * is level 1 when it is an object or array), or undefined. Iterative: a value nested 50,000 levels deep
+ * costs no stack, and the walk stops at the first value past the limit.
+ */
+export function fieldNestedDeeperThan(args: Readonly<Record<string, unknown>>, maxDepth: number): string | undefined {
+  for (const [field, value] of Object.entries(args)) {
+    const pending: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
+    while (pending.length > 0) {
+      const { value: item, depth } = pending.pop() as { value: unknown; depth: number };
+      if (item === null || typeof item !== "object") continue;
+      if (depth > maxDepth) return field;
+      for (const inner of Array.isArray(item) ? item : Object.values(item)) pending.push({ value: inner, depth: depth + 1 });
+    }
+  }
+  return undefined;
+}

@@ -19,6 +19,12 @@ export const MAX_AGENT_ID_CHARS = 128;
 export const MAX_IDEMPOTENCY_KEY_CHARS = 128;
 /** Request bodies: above the largest legal note plus envelope, far below the 32 MiB RPC cap. */
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+/**
+ * Levels of nesting any JSON argument may have (an object or array inside another counts one level).
+ * Real arguments nest a handful of levels (a card's meta, an import op); a deeper value is refused in the
+ * Worker before validation, since copying it across the RPC boundary would exhaust the stack.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 /** Page sizes: default and ceiling for entry lists (show, diff, merge, log). Original: 1..200. */
 export const DEFAULT_PAGE_LIMIT = 20;

@@ -13,6 +13,8 @@ import type { DirectoryContext } from "../directory/directory-context";
 import { DIRECTORY_NAME, projectDirectory } from "../directory/directory-object";
 import { applyBudget, applyBudgetWithCapsule, type CapsuleForms } from "../shared/budget";
 import { type AppError, appError, CommandError, type ErrorAction, internalError } from "../shared/errors";
+import { fieldNestedDeeperThan } from "../shared/json";
+import { MAX_JSON_DEPTH } from "../shared/limits";
 import { NAME_FIELDS } from "../shared/names";
 import { err, ok, type Result } from "../shared/result";
 import { illFormedError, illFormedFields } from "../shared/stored-text";
@@ -139,6 +141,19 @@ async function runCommand(
   rawArgs: unknown,
   options: CallOptions,
 ): Promise<Result<Record<string, unknown>>> {
+  // Too deep to validate or to send across the RPC boundary: refused first (MAX_JSON_DEPTH).
+  const deep =
+    rawArgs !== null && typeof rawArgs === "object" ? fieldNestedDeeperThan(rawArgs as Record<string, unknown>, MAX_JSON_DEPTH) : undefined;
+  if (deep !== undefined) {
+    return err(
+      appError(
+        "INVALID_INPUT",
+        `${command.tool}: ${deep} nests deeper than ${MAX_JSON_DEPTH} levels.`,
+        `Flatten ${deep}: any JSON argument may nest at most ${MAX_JSON_DEPTH} levels.`,
+        { fields: [deep], max_depth: MAX_JSON_DEPTH },
+      ),
+    );
+  }
   const parsed = command.input.safeParse(rawArgs ?? {});
   if (!parsed.success) return err(invalidArguments(command, parsed.error, options.capsule === true));
   const args = parsed.data as Record<string, unknown>;

@@ -11,7 +11,7 @@ import { MAX_MERGE_PAGE } from "../../shared/limits";
 import { branchArg, docSchema } from "../docs/docs.schema";
 import { mergeNotes } from "../docs/notes-merge";
 import { paginationSchema } from "../docs/paging";
-import { conflictSummarySchema, graphDocSchema } from "../graph/graph.schema";
+import { graphDocSchema, graphMergeFields } from "../graph/graph.schema";
 import { mergeGraph } from "../graph/graph-merge";
 import { branchById, checkoutOf, requireBranch } from "./branches.store";
 
@@ -38,15 +38,7 @@ export const ideaBranchMerge = defineCommand({
     from: z.string(),
     into: z.string(),
     notes: z.object({ doc: z.string(), merged: z.number(), skipped: z.number(), pagination: paginationSchema }),
-    graph: z.object({
-      doc: z.string(),
-      merged: z.number(),
-      skipped: z.number(),
-      conflicts_created: z.number(),
-      conflict_ids: z.array(z.string()),
-      conflicts: z.array(conflictSummarySchema),
-      pagination: paginationSchema,
-    }),
+    graph: z.object({ doc: z.string(), ...graphMergeFields, pagination: paginationSchema }),
     has_more: z.boolean(),
     dry_run: z.boolean(),
   },

@@ -13,7 +13,7 @@ import { type Branch, branchById, requireBranch } from "../branches/branches.sto
 import { branchArg } from "../docs/docs.schema";
 import { paginationSchema } from "../docs/paging";
 import { conflictById, conflictPage, markResolved } from "./conflicts.store";
-import { conflictSummarySchema, DEFAULT_GRAPH_DOC, graphDocSchema } from "./graph.schema";
+import { conflictSummarySchema, DEFAULT_GRAPH_DOC, graphDocSchema, graphMergeFields } from "./graph.schema";
 import { fieldsOf, versionsBySeq, writeVersion } from "./graph.store";
 import { mergeGraph } from "./graph-merge";
 
@@ -69,11 +69,7 @@ export const graphMerge = defineCommand({
     from: z.string(),
     into: z.string(),
     doc: z.string(),
-    merged: z.number(),
-    skipped: z.number(),
-    conflicts_created: z.number(),
-    conflict_ids: z.array(z.string()),
-    conflicts: z.array(conflictSummarySchema),
+    ...graphMergeFields,
     diff_summary: z.object({
       nodes_changed: z.number(),
       edges_changed: z.number(),

@@ -104,3 +104,12 @@ export function isReservedNodeId(id: string): boolean {
 
 /** A merge conflict as lists name it. */
 export const conflictSummarySchema = z.object({ conflict_id: z.string(), kind: z.string(), key: z.string(), status: z.string() });
+
+/** What one page of a graph merge did (graph_merge, idea_branch_merge); `pagination` is the caller's to add. */
+export const graphMergeFields = {
+  merged: z.number(),
+  skipped: z.number(),
+  conflicts_created: z.number(),
+  conflict_ids: z.array(z.string()),
+  conflicts: z.array(conflictSummarySchema),
+};

@@ -1,8 +1,9 @@
 /**
  * The job state machine and the claim rules (docs/jobs.md), as pure checks that throw typed errors:
  * which statuses each action may start from (INVALID_TRANSITION), who holds a live claim
- * (JOB_CLAIM_HELD, JOB_NOT_CLAIMED), and stale revisions (REVISION_MISMATCH). No I/O: the caller
- * passes the job row and the workspace tick.
+ * (JOB_CLAIM_HELD, JOB_NOT_CLAIMED; cancel and requeue take another agent's live claim over only with
+ * force), and stale revisions (REVISION_MISMATCH). No I/O: the caller passes the job row and the
+ * workspace tick.
  */
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
@@ -11,8 +12,9 @@ import type { JobStatus } from "./jobs.schema";
 export type JobAction = "claim" | "report" | "complete" | "fail" | "cancel" | "requeue";
 
 /**
- * The statuses each action may start from. DONE is final. RUNNING → QUEUED (requeue) further needs the
- * claim to be expired or held by the caller; RUNNING → RUNNING (claim) needs it expired or the caller's.
+ * The statuses each action may start from. DONE is final. From RUNNING, cancel and requeue further need
+ * the claim to be expired, held by the caller, or taken over with force; claim needs it expired or the
+ * caller's.
  */
 export const ALLOWED_FROM: Readonly<Record<JobAction, readonly JobStatus[]>> = {
   claim: ["QUEUED", "RUNNING"],
@@ -52,15 +54,45 @@ export function requireTransition(job: ClaimState, action: JobAction): void {
   );
 }
 
-/** Another agent holds a live claim on the job. */
-export function claimHeld(job: ClaimState, now: number): never {
+/** Actions that may take over another agent's live claim with `force: true`. */
+export type TakeoverAction = "cancel" | "requeue";
+
+/**
+ * Another agent holds a live claim on the job. For cancel and requeue (`forceable`) the recovery names
+ * `force: true`; a claim, report or finish can only wait.
+ */
+export function claimHeld(job: ClaimState, now: number, forceable?: TakeoverAction): never {
   fail(
     "JOB_CLAIM_HELD",
     `Job ${job.id} is claimed by ${job.holder} until tick ${job.expires_tick} (now ${now}).`,
-    "Take another job (jobs_claim without job takes the oldest queued one), or wait until the holder finishes or its claim expires.",
+    forceable
+      ? `Wait until the holder finishes or its claim expires at tick ${job.expires_tick}, or pass force: true to ${forceable} the job over the holder's live claim (recorded with the holder in the job's event).`
+      : "Take another job (jobs_claim without job takes the oldest queued one), or wait until the holder finishes or its claim expires.",
     { job: job.id, holder: job.holder, expires_tick: job.expires_tick, now_tick: now, claim_revision: job.claim_revision },
     [suggest("jobs_open", { job: job.id }, "See who holds the job, until when, and its progress.")],
   );
+}
+
+/** The live claim a forced cancel or requeue took over from another agent. */
+export interface TakenOver {
+  previous_holder: string;
+  previous_expires_tick: number;
+  previous_claim_revision: number;
+}
+
+/**
+ * Cancel and requeue over a claim: another agent's live claim needs `force` (else JOB_CLAIM_HELD) and is
+ * then taken over; the answer is what was taken, or null when no other agent held a live claim (none,
+ * expired, or the caller's own).
+ */
+export function takeOver(job: ClaimState, now: number, agent: string, force: boolean, action: TakeoverAction): TakenOver | null {
+  if (!claimLive(job, now) || job.holder === agent) return null;
+  if (!force) claimHeld(job, now, action);
+  return {
+    previous_holder: job.holder as string,
+    previous_expires_tick: job.expires_tick as number,
+    previous_claim_revision: job.claim_revision as number,
+  };
 }
 
 /** The caller holds no live claim on the job (none, or it expired). */

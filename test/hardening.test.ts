@@ -1,0 +1,59 @@
+// Hardening, attacked through the real endpoint: arguments nested past MAX_JSON_DEPTH are refused as
+// INVALID_INPUT naming the field before validation or the call (they used to exhaust the stack crossing
+// the RPC boundary: INTERNAL_ERROR), and an error never echoes its input without bound.
+
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { MAX_JSON_DEPTH } from "../src/shared/limits";
+import { failure, ok, PROTOCOL, token } from "./helpers/mcp";
+
+/** A tools/call whose `arguments` are given as JSON text (a value too deep for JSON.stringify to build). */
+async function rawCall(name: string, argumentsJson: string): Promise<{ status: number; text: string }> {
+  const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${argumentsJson},"_meta":{"io.modelcontextprotocol/protocolVersion":"${PROTOCOL}","io.modelcontextprotocol/clientInfo":{"name":"tests","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`;
+  const response = await exports.default.fetch(
+    new Request("http://localhost/mcp?toolset=full", {
+      method: "POST",
+      headers: {
+        host: "localhost",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": PROTOCOL,
+        "mcp-method": "tools/call",
+        "mcp-name": name,
+        authorization: `Bearer ${await token()}`,
+      },
+      body,
+    }),
+  );
+  return { status: response.status, text: await response.text() };
+}
+
+const nested = (levels: number) => `${"[".repeat(levels)}1${"]".repeat(levels)}`;
+
+describe("hardening", () => {
+  it("refuses arguments nested deeper than MAX_JSON_DEPTH, naming the field, and stores nothing", async () => {
+    const workspace = "hard/depth";
+    for (const levels of [MAX_JSON_DEPTH + 1, 2_600, 50_000]) {
+      const answer = await rawCall("notes_commit", `{"workspace":"${workspace}","content":"deep","meta":{"x":${nested(levels)}}}`);
+      expect(answer.status).toBe(200);
+      const error = JSON.parse(answer.text).result.structuredContent.error;
+      expect(error, `${levels} levels`).toMatchObject({ code: "INVALID_INPUT", details: { fields: ["meta"], max_depth: MAX_JSON_DEPTH } });
+      expect(error.recovery_hint).toContain(`${MAX_JSON_DEPTH} levels`);
+    }
+    // At the limit the call goes through (meta itself is level 1).
+    const atLimit = await rawCall("notes_commit", `{"workspace":"${workspace}","content":"ok","meta":{"x":${nested(MAX_JSON_DEPTH - 2)}}}`);
+    expect(JSON.parse(atLimit.text).result.isError).toBeFalsy();
+    const shown = await ok("show", { workspace, doc: "notes" });
+    expect(shown.entries.map((entry: { content: string }) => entry.content)).toEqual(["ok"]);
+  });
+
+  it("caps what an error echoes: a 100,000-character agent_id does not come back whole", async () => {
+    const huge = "m".repeat(100_000);
+    const error = await failure("notes_commit", { workspace: "hard/echo", content: "x", agent_id: huge });
+    expect(error.code).toBe("FORBIDDEN");
+    expect(error.message.length).toBeLessThanOrEqual(2_000);
+    expect(JSON.stringify(error).length).toBeLessThan(4_000);
+    expect(String(error.details?.given).length).toBeLessThanOrEqual(500);
+    expect(String(error.details?.given).startsWith("mmm")).toBe(true);
+  });
+});
