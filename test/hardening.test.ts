@@ -5,6 +5,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../src/shared/limits";
+import { MAX_BATCH_ANSWER_BYTES, MAX_BATCH_ITEMS } from "../src/worker/batch";
 import { failure, ok, PROTOCOL, token } from "./helpers/mcp";
 
 /** A tools/call whose `arguments` are given as JSON text (a value too deep for JSON.stringify to build). */
@@ -55,5 +56,65 @@ describe("hardening", () => {
     expect(JSON.stringify(error).length).toBeLessThan(4_000);
     expect(String(error.details?.given).length).toBeLessThanOrEqual(500);
     expect(String(error.details?.given).startsWith("mmm")).toBe(true);
+  });
+});
+
+/** A JSON-RPC batch as a pre-2026 client sends it (batches were removed in 2026-07-28): the messages of its answer. */
+async function batch(messages: Record<string, unknown>[]): Promise<{ status: number; bytes: number; answers: Record<string, any>[] }> {
+  const response = await exports.default.fetch(
+    new Request("http://localhost/mcp?toolset=full", {
+      method: "POST",
+      headers: {
+        host: "localhost",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${await token()}`,
+      },
+      body: JSON.stringify(messages.map((message, index) => ({ jsonrpc: "2.0", id: index + 1, ...message }))),
+    }),
+  );
+  const text = await response.text();
+  const bytes = new TextEncoder().encode(text).byteLength;
+  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
+    const parsed = JSON.parse(text);
+    return { status: response.status, bytes, answers: Array.isArray(parsed) ? parsed : [parsed] };
+  }
+  const answers = text
+    .split("\n\n")
+    .flatMap((event) => event.split("\n").filter((line) => line.startsWith("data: ")))
+    .map((line) => JSON.parse(line.slice(6)));
+  return { status: response.status, bytes, answers };
+}
+
+const list = { method: "tools/list", params: {} };
+const note = (workspace: string, content: string) => ({
+  method: "tools/call",
+  params: { name: "notes_commit", arguments: { workspace, content } },
+});
+
+describe("JSON-RPC batches", () => {
+  it("refuses a batch of more than MAX_BATCH_ITEMS messages whole, before anything runs", async () => {
+    const workspace = "hard/batch-count";
+    const refused = await batch(Array.from({ length: MAX_BATCH_ITEMS + 1 }, (_, i) => note(workspace, `n${i}`)));
+    expect(refused.status).toBe(400);
+    expect(refused.answers[0]?.error).toMatchObject({ code: -32600, data: { max_items: MAX_BATCH_ITEMS, items: MAX_BATCH_ITEMS + 1 } });
+    expect((await ok("show", { workspace, doc: "notes" })).entries).toEqual([]);
+  });
+
+  it("bounds a batch's answer: a message past MAX_BATCH_ANSWER_BYTES becomes its own error, earlier writes' results kept", async () => {
+    const workspace = "hard/batch-bytes";
+    const answered = await batch([list, list, note(workspace, "kept"), list, list]);
+    expect(answered.status).toBe(200);
+    expect(answered.bytes).toBeLessThan(MAX_BATCH_ANSWER_BYTES + 10_000);
+    // Messages are answered as they complete: what is bounded is the order they are sent in.
+    const byId = new Map(answered.answers.map((answer) => [answer.id as number, answer]));
+    expect([...byId.keys()].sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(byId.get(3)?.result.structuredContent.entry.content).toBe("kept");
+    const lists = [1, 2, 4, 5].map((id) => byId.get(id));
+    expect(lists.filter((answer) => answer?.result?.tools?.length > 100)).toHaveLength(2);
+    const cut = lists.filter((answer) => answer?.error !== undefined);
+    expect(cut).toHaveLength(2);
+    for (const answer of cut) expect(answer?.error).toMatchObject({ code: -32000, data: { max_bytes: MAX_BATCH_ANSWER_BYTES } });
+    expect((await ok("show", { workspace, doc: "notes" })).entries.map((entry: { content: string }) => entry.content)).toEqual(["kept"]);
   });
 });

@@ -5,10 +5,12 @@
  * It keeps no state and knows no domain rules; the Durable Objects are exported from here for the
  * runtime. Every request it refuses writes one `refused` JSON log line (`call-log.ts`), without the token.
  */
+
 import { appError } from "../shared/errors";
 import { MAX_REQUEST_BODY_BYTES } from "../shared/limits";
 import { isValidWorkspaceName } from "../shared/names";
 import { authenticate } from "./auth";
+import { boundedBatchAnswer, oversizedBatch } from "./batch";
 import { refusalLogLine } from "./call-log";
 import { MCP_ROUTE, SERVER_INFO, serveMcp } from "./mcp";
 import { route } from "./routes";
@@ -104,7 +106,10 @@ export default {
       body: body ?? null,
       signal: request.signal,
     });
-    return serveMcp(
+    const message = jsonMessageOf(body);
+    const oversized = oversizedBatch(message);
+    if (oversized) return refuse(oversized, "INVALID_INPUT", "batch too large");
+    const answer = serveMcp(
       forwarded,
       {
         principal: auth.principal,
@@ -113,7 +118,8 @@ export default {
         surface,
         connection: connectionOf(surface, target.lock),
       },
-      jsonMessageOf(body),
+      message,
     );
+    return Array.isArray(message) ? boundedBatchAnswer(await answer) : answer;
   },
 } satisfies ExportedHandler<Env>;
