@@ -51,6 +51,10 @@ export interface EnsureRequest {
   description: string | null;
   origin: Exclude<ProjectOrigin, "created">;
   agent_id: string | null;
+  /** A default project: the old rule's name, used instead when this agent registered it as its default. */
+  legacy_id?: string;
+  /** A default project: used instead of `id` when `id` is another agent's default (of the old rule). */
+  diverted_id?: string;
 }
 
 export interface ProjectPageRequest {

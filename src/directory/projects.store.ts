@@ -124,12 +124,46 @@ export function markProjectReady(db: Db, id: string, nowMs: number): ProjectReco
   return project;
 }
 
-/** Registers a project that needs no initialization (a default project, a workspace already written). */
+/** A default project that `agentId` registered as its own. */
+function isDefaultOf(project: ProjectRecord | undefined, agentId: string | null): project is ProjectRecord {
+  return project !== undefined && project.origin === "default" && project.created_by === agentId;
+}
+
+/**
+ * Registers a project that needs no initialization (a default project, a workspace already written).
+ * For a default project it first settles which id is the agent's (docs/projects.md): its old-rule
+ * default if it registered one, else `id`, unless `id` is another agent's default, then `diverted_id`.
+ */
 export function ensureProject(db: Db, request: EnsureRequest, nowMs: number): ProjectRecord {
+  return db.transaction(() => {
+    if (request.origin !== "default") return insertReady(db, request, request.id, nowMs);
+    const legacy = request.legacy_id === undefined ? undefined : findProject(db, request.legacy_id);
+    if (isDefaultOf(legacy, request.agent_id)) return legacy;
+    const taken = isOthersDefault(findProject(db, request.id), request.agent_id);
+    const project = insertReady(db, request, taken && request.diverted_id !== undefined ? request.diverted_id : request.id, nowMs);
+    // Only an agent id outside the minted ones (e.g. `_x`, registered under the old rule) can hold it.
+    if (isOthersDefault(project, request.agent_id)) {
+      fail(
+        "WORKSPACE_REQUIRED",
+        `Your default project "${project.id}" is already another agent's default project.`,
+        "Pass project_id (list_projects shows the ones you can use).",
+        { default_project: project.id },
+      );
+    }
+    return project;
+  });
+}
+
+/** A default project that another agent registered. */
+function isOthersDefault(project: ProjectRecord | undefined, agentId: string | null): boolean {
+  return project !== undefined && project.origin === "default" && project.created_by !== agentId;
+}
+
+function insertReady(db: Db, request: EnsureRequest, id: string, nowMs: number): ProjectRecord {
   db.run(
     `INSERT INTO projects (id, name, description, origin, status, created_by, created_at_ms, ready_at_ms)
      VALUES (?, ?, ?, ?, 'ready', ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-    request.id,
+    id,
     request.name,
     request.description,
     request.origin,
@@ -137,7 +171,7 @@ export function ensureProject(db: Db, request: EnsureRequest, nowMs: number): Pr
     nowMs,
     nowMs,
   );
-  return requireProject(db, request.id);
+  return requireProject(db, id);
 }
 
 /** Every workspace that pushes a summary is a project (named after itself until someone names it). */

@@ -5,7 +5,6 @@
  * workspace object (or here, for commands that need none or the Directory). Always returns a `Result`.
  */
 import type { z } from "zod";
-import { defaultProjectRequest } from "../capabilities/projects/project-ids";
 import type { Principal, ProjectFacts } from "../commands/context";
 import type { Command, DirectoryCommand } from "../commands/registry";
 import { type Connection, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
@@ -20,7 +19,7 @@ import { err, ok, type Result } from "../shared/result";
 import { illFormedError, illFormedFields } from "../shared/stored-text";
 import { type RenderedSuggestion, suggest, unfilledFields } from "../shared/suggestion";
 import type { WorkspaceSummary } from "../workspace/workspace-object";
-import { resolveProject, resolveWorkspace } from "./workspace-resolution";
+import { resolveProject, resolveProjectSettled, resolveWorkspace } from "./workspace-resolution";
 
 export interface CallSession {
   principal: Principal;
@@ -45,13 +44,6 @@ export function workspaceOfCall(session: CallSession, args: Record<string, unkno
 const MAX_REPORTED_ISSUES = 5;
 /** Record-Sync commands: `project_id` names their workspace, and they fall back to the default project. */
 const RECORDS_DOMAIN = "records.";
-/**
- * Default projects this isolate has registered in the Directory: a records call on one costs no
- * Directory call after the first. Cleared when full (an id is ~30 bytes: 10,000 stay under 1 MB);
- * a forgotten one is only registered again, idempotently.
- */
-const MAX_ENSURED_DEFAULTS = 10_000;
-const ensuredDefaults = new Set<string>();
 const ROLE_RANK = { read: 0, write: 1, admin: 2 } as const;
 
 /** INVALID_INPUT (or INVALID_NAME for a single bad name) listing the first issues of a failed parse. */
@@ -213,21 +205,19 @@ async function runCommand(
   if (command.scope === "directory") return runDirectoryCommand(session, command, args, options);
 
   const isRecords = command.name.startsWith(RECORDS_DOMAIN);
-  const resolution = resolveProject(principal, session.lock, args.workspace, args.project_id, isRecords);
+  const directory = projectDirectory(session.env.DIRECTORY.getByName(DIRECTORY_NAME));
+  const resolution = await resolveProjectSettled(directory, principal, session.lock, args.workspace, args.project_id, isRecords);
   if (!resolution.ok) return err(resolution.error);
   const { workspace: _workspace, project_id: _project, ...commandArgs } = args;
   try {
     const stub = session.env.WORKSPACES.getByName(resolution.workspace);
     const project = command.needsProject === true ? await projectFacts(session, resolution.workspace) : undefined;
-    const [result] = await Promise.all([
-      stub.execute(command.name, commandArgs, principal, resolution.workspace, {
-        capsule: options.capsule === true,
-        readOnly: options.readOnly === true,
-        connection: session.connection,
-        ...(project === undefined ? {} : { project }),
-      }),
-      isRecords && resolution.isDefault ? ensureDefaultProject(session) : undefined,
-    ]);
+    const result = await stub.execute(command.name, commandArgs, principal, resolution.workspace, {
+      capsule: options.capsule === true,
+      readOnly: options.readOnly === true,
+      connection: session.connection,
+      ...(project === undefined ? {} : { project }),
+    });
     return result as Result<Record<string, unknown>>;
   } catch (error) {
     console.error("workspace call failed", command.name, error);
@@ -245,24 +235,6 @@ async function projectFacts(session: CallSession, id: string): Promise<ProjectFa
     // The answer falls back to the workspace's own name; the call itself does not fail.
     console.error("project lookup failed", id, error);
     return undefined;
-  }
-}
-
-/** Registers the agent's default project in the Directory (created on first use); never fails the call. */
-async function ensureDefaultProject(session: CallSession): Promise<void> {
-  const request = defaultProjectRequest(session.principal.agent_id);
-  if (ensuredDefaults.has(request.id)) return;
-  try {
-    const result = await projectDirectory(session.env.DIRECTORY.getByName(DIRECTORY_NAME)).ensureProject(request);
-    if (!result.ok) {
-      console.error("default project registration failed", request.id, result.error.code);
-      return;
-    }
-    if (ensuredDefaults.size >= MAX_ENSURED_DEFAULTS) ensuredDefaults.clear();
-    ensuredDefaults.add(request.id);
-  } catch (error) {
-    // The workspace's first summary push registers it anyway.
-    console.error("default project registration failed", request.id, error);
   }
 }
 
