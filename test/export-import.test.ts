@@ -178,7 +178,7 @@ describe("workspace export and restore", () => {
     const lines = linesOf(pages);
     const header = JSON.parse(lines[0] as string);
     const sourceStatus = await ok("status", { workspace: source });
-    expect(header).toMatchObject({ n: 0, format: "branchmind-workspace-export", version: 1, schema_version: 15, workspace: source });
+    expect(header).toMatchObject({ n: 0, format: "branchmind-workspace-export", version: 1, schema_version: 16, workspace: source });
     expect(header.clocks).toMatchObject({ tick: sourceStatus.tick, seq: expect.any(Number) });
     const trailer = JSON.parse(lines[lines.length - 1] as string);
     expect(trailer).toMatchObject({ n: lines.length - 1, end: true, lines: lines.length, clocks: header.clocks });
@@ -312,8 +312,9 @@ describe("workspace export and restore", () => {
     await ok("tasks_snapshot", { workspace, task: task.task_id, delta: true });
     expect((await failure("workspace_export", { workspace, max_chars: 6_000, cursor: fresh.cursor }, admin)).code).toBe("EXPORT_STALE");
     // A cursor of another workspace, or no cursor at all, is refused as such.
-    expect((await failure("workspace_export", { workspace: "export/other", cursor: fresh.cursor }, admin)).code).toBe("INVALID_INPUT");
-    expect((await failure("workspace_export", { workspace, cursor: "not-a-cursor" }, admin)).code).toBe("INVALID_INPUT");
+    // Cursors are signed with each workspace's own key (test/hardening.test.ts has the forgeries).
+    expect((await failure("workspace_export", { workspace: "export/other", cursor: fresh.cursor }, admin)).code).toBe("INVALID_CURSOR");
+    expect((await failure("workspace_export", { workspace, cursor: "not-a-cursor" }, admin)).code).toBe("INVALID_CURSOR");
   });
 
   it("takes pages only in order, refuses other writes meanwhile, and continues after a refused page", async () => {
@@ -421,7 +422,7 @@ describe("workspace export and restore", () => {
     const schema = await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ schema_version: 99 }) }, admin);
     expect(schema).toMatchObject({
       code: "INVALID_INPUT",
-      details: { schema_version: 99, supported_schema_version: 15, oldest_restorable_schema_version: 14 },
+      details: { schema_version: 99, supported_schema_version: 16, oldest_restorable_schema_version: 14 },
     });
     expect((await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ version: 2 }) }, admin)).code).toBe(
       "INVALID_INPUT",
@@ -429,7 +430,7 @@ describe("workspace export and restore", () => {
     expect(
       (await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ format: "other" }) }, admin)).code,
     ).toBe("INVALID_INPUT");
-    // Migration 13 changed tables; 14 is the oldest version whose tables are this server's (15 adds a trigger only).
+    // Migration 13 changed tables; 14 is the oldest version whose tables are this server's (15 adds a trigger, 16 a key row only).
     const older = await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ schema_version: 13 }) }, admin);
     expect(older).toMatchObject({ code: "INVALID_INPUT", details: { schema_version: 13, oldest_restorable_schema_version: 14 } });
     expect((await ok("status", { workspace: "export/versions-1" })).tick).toBe(0);

@@ -6,7 +6,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../src/shared/limits";
 import { MAX_BATCH_ANSWER_BYTES, MAX_BATCH_ITEMS } from "../src/worker/batch";
-import { failure, ok, PROTOCOL, token } from "./helpers/mcp";
+import { as, failure, ok, PROTOCOL, token } from "./helpers/mcp";
 
 /** A tools/call whose `arguments` are given as JSON text (a value too deep for JSON.stringify to build). */
 async function rawCall(name: string, argumentsJson: string): Promise<{ status: number; text: string }> {
@@ -116,5 +116,41 @@ describe("JSON-RPC batches", () => {
     expect(cut).toHaveLength(2);
     for (const answer of cut) expect(answer?.error).toMatchObject({ code: -32000, data: { max_bytes: MAX_BATCH_ANSWER_BYTES } });
     expect((await ok("show", { workspace, doc: "notes" })).entries.map((entry: { content: string }) => entry.content)).toEqual(["kept"]);
+  });
+});
+
+describe("opaque cursors are signed", () => {
+  it("refuses an edited, unsigned or foreign workspace_export cursor as INVALID_CURSOR; an unchanged one continues", async () => {
+    const admin = await as("root", { role: "admin" });
+    for (const workspace of ["hard/cursor", "hard/cursor-other"]) {
+      for (let i = 0; i < 6; i++) await ok("notes_commit", { workspace, content: `note ${i} ${"z".repeat(900)}` });
+    }
+    const first = await ok("workspace_export", { workspace: "hard/cursor", max_chars: 6_000 }, admin);
+    const cursor = first.cursor as string;
+    const [payload, mac] = cursor.split(".") as [string, string];
+    const decoded = JSON.parse(atob(payload.replaceAll("-", "+").replaceAll("_", "/")));
+    const forge = (fields: Record<string, unknown>) =>
+      `${btoa(JSON.stringify({ ...decoded, ...fields }))
+        .replaceAll("+", "-")
+        .replaceAll("/", "_")
+        .replace(/=+$/, "")}.${mac}`;
+    const other = await ok("workspace_export", { workspace: "hard/cursor-other", max_chars: 6_000 }, admin);
+    for (const [what, bad] of [
+      ["t: 99", forge({ at: "table", t: 99 })],
+      ["k: [1, 2, 3]", forge({ at: "rows", t: 1, k: [1, 2, 3] })],
+      ["at: trailer", forge({ at: "trailer" })],
+      ["no mac", payload],
+      ["another workspace's cursor", (other.cursor as string).replace(/^[^.]*/, payload.slice(0, 10))],
+      ["garbage", "!!!.???"],
+    ] as const) {
+      const error = await failure("workspace_export", { workspace: "hard/cursor", max_chars: 6_000, cursor: bad }, admin);
+      expect(error.code, what).toBe("INVALID_CURSOR");
+      expect(error.recovery_hint, what).toContain("unchanged");
+    }
+    // The same payload under the other workspace's key does not verify either.
+    const theirs = await failure("workspace_export", { workspace: "hard/cursor-other", max_chars: 6_000, cursor }, admin);
+    expect(theirs.code).toBe("INVALID_CURSOR");
+    const next = await ok("workspace_export", { workspace: "hard/cursor", max_chars: 6_000, cursor }, admin);
+    expect(next.first_line).toBe(first.last_line + 1);
   });
 });

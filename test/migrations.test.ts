@@ -85,6 +85,7 @@ describe("workspace migrations", () => {
         { id: 13, name: "records" },
         { id: 14, name: "graph_node_text" },
         { id: 15, name: "journal_clock" },
+        { id: 16, name: "cursor_key" },
       ]);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
       expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([

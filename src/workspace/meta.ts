@@ -1,12 +1,12 @@
 /**
  * Workspace facts kept in `workspace_meta`: its name, creation time and project guard, plus the
  * instance's own bookkeeping — the change count an export page checks (docs/export.md), and the state of
- * a restore in progress or done. The bookkeeping keys describe this database, not its contents, so an
- * export leaves them out.
+ * a restore in progress or done, and the key that signs its opaque cursors (migration 0016). The
+ * bookkeeping keys describe this database, not its contents, so an export leaves them out.
  */
 import type { Db } from "./db";
 
-export type MetaKey = "name" | "created_at_ms" | "project_guard" | "change_count" | "restore" | "restored";
+export type MetaKey = "name" | "created_at_ms" | "project_guard" | "change_count" | "restore" | "restored" | "cursor_key";
 
 export function getMeta(db: Db, key: MetaKey): string | undefined {
   return db.one<{ value: string }>("SELECT value FROM workspace_meta WHERE key = ?", key)?.value;

@@ -14,6 +14,7 @@ import codeRefs from "../../migrations/0012_code_refs.sql";
 import records from "../../migrations/0013_records.sql";
 import graphNodeText from "../../migrations/0014_graph_node_text.sql";
 import journalClock from "../../migrations/0015_journal_clock.sql";
+import cursorKey from "../../migrations/0016_cursor_key.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
@@ -32,4 +33,5 @@ export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 13, name: "records", sql: records },
   { id: 14, name: "graph_node_text", sql: graphNodeText },
   { id: 15, name: "journal_clock", sql: journalClock, keepsTables: true },
+  { id: 16, name: "cursor_key", sql: cursorKey, keepsTables: true },
 ];

@@ -3,8 +3,11 @@
  * (base64url of a small JSON object). It records the workspace, the schema version and the change count
  * at the first page; a page whose workspace has moved on refuses to continue (EXPORT_STALE), so every
  * line of one export comes from one state of the workspace. It also carries the line number and the
- * digest so far, which the trailer reports. Pure.
+ * digest so far, which the trailer reports. Signed: `<payload>.<mac>`, an HMAC-SHA256 (node:crypto,
+ * synchronous inside the handler's transaction) with the workspace's own key (`cursor_key`, migration
+ * 0016, never exported), so an edited or forged cursor is INVALID_CURSOR, never a page that does not fit.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { fail } from "../../shared/errors";
 import type { SqlValue } from "../../workspace/db";
 import { isDigest } from "./export-digest";
@@ -44,7 +47,20 @@ function fromBase64Url(text: string): string {
   return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
 }
 
-export function encodeCursor(cursor: ExportCursor): string {
+/** Characters of the MAC kept (base64url): 128 bits. */
+const MAC_CHARS = 22;
+
+function macOf(payload: string, key: string): string {
+  return createHmac("sha256", key).update(payload).digest("base64url").slice(0, MAC_CHARS);
+}
+
+/** The cursor, signed with the workspace's key. */
+export function encodeCursor(cursor: ExportCursor, key: string): string {
+  const payload = payloadOf(cursor);
+  return `${payload}.${macOf(payload, key)}`;
+}
+
+function payloadOf(cursor: ExportCursor): string {
   const { position } = cursor;
   return toBase64Url(
     JSON.stringify({
@@ -63,11 +79,22 @@ export function encodeCursor(cursor: ExportCursor): string {
 
 function notACursor(): never {
   return fail(
-    "INVALID_INPUT",
-    "cursor is not a workspace_export cursor.",
+    "INVALID_CURSOR",
+    "cursor is not a workspace_export cursor of this workspace, or it was changed.",
     "Pass the cursor of the previous workspace_export page unchanged, or omit it to start the export over.",
     { field: "cursor" },
   );
+}
+
+/** The payload of a cursor whose MAC verifies with `key`; anything else is INVALID_CURSOR. */
+function verifiedPayload(text: string, key: string): string {
+  const dot = text.lastIndexOf(".");
+  if (dot <= 0) return notACursor();
+  const payload = text.slice(0, dot);
+  const given = new TextEncoder().encode(text.slice(dot + 1));
+  const expected = new TextEncoder().encode(macOf(payload, key));
+  if (given.byteLength !== expected.byteLength || !timingSafeEqual(given, expected)) return notACursor();
+  return payload;
 }
 
 const isCount = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
@@ -86,10 +113,11 @@ function positionOf(raw: Record<string, unknown>): ExportPosition {
   return notACursor();
 }
 
-export function decodeCursor(text: string): ExportCursor {
+export function decodeCursor(text: string, key: string): ExportCursor {
+  const payload = verifiedPayload(text, key);
   let raw: unknown;
   try {
-    raw = JSON.parse(fromBase64Url(text));
+    raw = JSON.parse(fromBase64Url(payload));
   } catch {
     return notACursor();
   }

@@ -20,10 +20,10 @@ export interface ExportTable {
 
 /**
  * `workspace_meta` keys that describe this database rather than the workspace's contents: its name
- * (a restore keeps the target's own), the change count and the restore state. They are not exported,
+ * (a restore keeps the target's own), the change count, the restore state and the cursor key. They are not exported,
  * not counted, and a restored row may not carry them.
  */
-export const INSTANCE_META_KEYS: readonly string[] = ["name", "change_count", "restore", "restored"];
+export const INSTANCE_META_KEYS: readonly string[] = ["name", "change_count", "restore", "restored", "cursor_key"];
 
 /** `(length(id), id)`: ids with a counter that widens past its padding (BR-9999, BR-10000) in creation order. */
 const BY_NUMBERED_ID = ["length(id)", "id"] as const;

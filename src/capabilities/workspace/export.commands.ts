@@ -11,7 +11,7 @@ import { resolveLimits } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
 import { suggest } from "../../shared/suggestion";
-import { changeCount } from "../../workspace/meta";
+import { changeCount, getMeta } from "../../workspace/meta";
 import { WORKSPACE_MIGRATIONS } from "../../workspace/migrations";
 import { checkTableCoverage } from "./export.store";
 import { decodeCursor, type ExportCursor, encodeCursor, MAX_EXPORT_CURSOR_CHARS } from "./export-cursor";
@@ -49,9 +49,16 @@ function pageBound(args: Parameters<typeof resolveLimits>[0]): PageBound {
   return { chars, bytes, ceiling };
 }
 
+/** The key this workspace signs its cursors with (migration 0016 made it). */
+function cursorKeyOf(ctx: CommandContext): string {
+  const key = getMeta(ctx.db, "cursor_key");
+  if (key === undefined) throw new Error("workspace has no cursor_key: migration 0016 did not run");
+  return key;
+}
+
 /** The cursor of the previous page, checked against the workspace as it is now. */
 function resume(ctx: CommandContext, text: string, schemaVersion: number, changes: number): ExportCursor {
-  const cursor = decodeCursor(text);
+  const cursor = decodeCursor(text, cursorKeyOf(ctx));
   if (cursor.workspace !== ctx.workspace) {
     fail(
       "INVALID_INPUT",
@@ -128,7 +135,7 @@ export const workspaceExport = defineCommand({
         last_line: last.line - 1,
         line_count: page.lines.length,
         done: last.position.at === "done",
-        cursor: last.position.at === "done" ? null : encodeCursor(last),
+        cursor: last.position.at === "done" ? null : encodeCursor(last, cursorKeyOf(ctx)),
       };
       const text = JSON.stringify(answer);
       const fits =
