@@ -8,24 +8,28 @@ import { MAX_JSON_DEPTH } from "../src/shared/limits";
 import { MAX_BATCH_ANSWER_BYTES, MAX_BATCH_ITEMS } from "../src/worker/batch";
 import { as, failure, ok, PROTOCOL, token } from "./helpers/mcp";
 
-/** A tools/call whose `arguments` are given as JSON text (a value too deep for JSON.stringify to build). */
-async function rawCall(name: string, argumentsJson: string): Promise<{ status: number; text: string }> {
-  const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${argumentsJson},"_meta":{"io.modelcontextprotocol/protocolVersion":"${PROTOCOL}","io.modelcontextprotocol/clientInfo":{"name":"tests","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`;
-  const response = await exports.default.fetch(
+/** POSTs `body` as it is to /mcp on the full toolset, with a token and any extra headers. */
+async function post(body: string, headers: Record<string, string> = {}): Promise<Response> {
+  return exports.default.fetch(
     new Request("http://localhost/mcp?toolset=full", {
       method: "POST",
       headers: {
         host: "localhost",
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
-        "mcp-protocol-version": PROTOCOL,
-        "mcp-method": "tools/call",
-        "mcp-name": name,
         authorization: `Bearer ${await token()}`,
+        ...headers,
       },
       body,
     }),
   );
+}
+
+/** A tools/call whose `arguments` are given as JSON text (a value too deep for JSON.stringify to build). */
+async function rawCall(name: string, argumentsJson: string): Promise<{ status: number; text: string }> {
+  const meta = `{"io.modelcontextprotocol/protocolVersion":"${PROTOCOL}","io.modelcontextprotocol/clientInfo":{"name":"tests","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`;
+  const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${argumentsJson},"_meta":${meta}}}`;
+  const response = await post(body, { "mcp-protocol-version": PROTOCOL, "mcp-method": "tools/call", "mcp-name": name });
   return { status: response.status, text: await response.text() };
 }
 
@@ -61,18 +65,7 @@ describe("hardening", () => {
 
 /** A JSON-RPC batch as a pre-2026 client sends it (batches were removed in 2026-07-28): the messages of its answer. */
 async function batch(messages: Record<string, unknown>[]): Promise<{ status: number; bytes: number; answers: Record<string, any>[] }> {
-  const response = await exports.default.fetch(
-    new Request("http://localhost/mcp?toolset=full", {
-      method: "POST",
-      headers: {
-        host: "localhost",
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        authorization: `Bearer ${await token()}`,
-      },
-      body: JSON.stringify(messages.map((message, index) => ({ jsonrpc: "2.0", id: index + 1, ...message }))),
-    }),
-  );
+  const response = await post(JSON.stringify(messages.map((message, index) => ({ jsonrpc: "2.0", id: index + 1, ...message }))));
   const text = await response.text();
   const bytes = new TextEncoder().encode(text).byteLength;
   if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
