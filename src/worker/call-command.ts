@@ -10,6 +10,7 @@ import type { Command, DirectoryCommand } from "../commands/registry";
 import { type Connection, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
 import type { DirectoryContext } from "../directory/directory-context";
 import { DIRECTORY_NAME, projectDirectory } from "../directory/directory-object";
+import type { ProjectDirectory } from "../directory/project-directory";
 import { applyBudget, applyBudgetWithCapsule, type CapsuleForms } from "../shared/budget";
 import { type AppError, appError, CommandError, type ErrorAction, internalError } from "../shared/errors";
 import { fieldNestedDeeperThan } from "../shared/json";
@@ -205,13 +206,13 @@ async function runCommand(
   if (command.scope === "directory") return runDirectoryCommand(session, command, args, options);
 
   const isRecords = command.name.startsWith(RECORDS_DOMAIN);
-  const directory = projectDirectory(session.env.DIRECTORY.getByName(DIRECTORY_NAME));
+  const directory = directoryOf(session.env);
   const resolution = await resolveProjectSettled(directory, principal, session.lock, args.workspace, args.project_id, isRecords);
   if (!resolution.ok) return err(resolution.error);
   const { workspace: _workspace, project_id: _project, ...commandArgs } = args;
   try {
     const stub = session.env.WORKSPACES.getByName(resolution.workspace);
-    const project = command.needsProject === true ? await projectFacts(session, resolution.workspace) : undefined;
+    const project = command.needsProject === true ? await projectFacts(directory, resolution.workspace) : undefined;
     const result = await stub.execute(command.name, commandArgs, principal, resolution.workspace, {
       capsule: options.capsule === true,
       readOnly: options.readOnly === true,
@@ -225,10 +226,15 @@ async function runCommand(
   }
 }
 
+/** The deployment's Directory of projects. */
+function directoryOf(env: Env): ProjectDirectory {
+  return projectDirectory(env.DIRECTORY.getByName(DIRECTORY_NAME));
+}
+
 /** The Directory's name and description of a project (undefined when it has no row, or cannot answer). */
-async function projectFacts(session: CallSession, id: string): Promise<ProjectFacts | undefined> {
+async function projectFacts(directory: ProjectDirectory, id: string): Promise<ProjectFacts | undefined> {
   try {
-    const found = await projectDirectory(session.env.DIRECTORY.getByName(DIRECTORY_NAME)).getProject(id);
+    const found = await directory.getProject(id);
     if (!found.ok || found.value === null) return undefined;
     return { name: found.value.name, description: found.value.description ?? "" };
   } catch (error) {
@@ -244,7 +250,7 @@ function directoryContext(session: CallSession): DirectoryContext {
     principal,
     lock,
     resolveProject: (named) => resolveProject(principal, lock, named.workspace, named.id, true, "id"),
-    directory: projectDirectory(env.DIRECTORY.getByName(DIRECTORY_NAME)),
+    directory: directoryOf(env),
     initWorkspace: async (id) =>
       (await env.WORKSPACES.getByName(id).execute("system.init", {}, principal, id)) as Result<Record<string, unknown>>,
     workspaceSummary: async (id) => (await env.WORKSPACES.getByName(id).readSummary()) as Result<WorkspaceSummary>,

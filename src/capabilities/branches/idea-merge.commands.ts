@@ -8,22 +8,19 @@ import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { MAX_MERGE_PAGE } from "../../shared/limits";
-import { branchArg, docSchema } from "../docs/docs.schema";
+import { branchArg, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
 import { mergeNotes } from "../docs/notes-merge";
 import { paginationSchema } from "../docs/paging";
-import { graphDocSchema, graphMergeFields } from "../graph/graph.schema";
-import { mergeGraph } from "../graph/graph-merge";
+import { DEFAULT_GRAPH_DOC, graphDocSchema, graphMergeFields } from "../graph/graph.schema";
+import { MAX_MERGE_KEYS, mergeGraph } from "../graph/graph-merge";
 import { branchById, checkoutOf, requireBranch } from "./branches.store";
-
-/** Graph keys one call examines: as graph_merge's page. */
-const GRAPH_KEYS_PER_CALL = 200;
 
 export const ideaBranchMerge = defineCommand({
   name: "think.idea.branch.merge",
   tool: "idea_branch_merge",
   aliases: ["idea.branch.merge"],
   title: "Merge an idea branch back",
-  description: `Merge an idea branch (from; default: your checkout) back into its base: its notes as merge copies them (idempotent; a second call copies nothing), its graph 3-way as graph_merge (keys both sides changed become conflicts to resolve with graph_conflict_resolve). One page of each per call (${MAX_MERGE_PAGE} notes, ${GRAPH_KEYS_PER_CALL} graph keys); while has_more, call again with notes_cursor and graph_cursor from the answer. dry_run only counts.`,
+  description: `Merge an idea branch (from; default: your checkout) back into its base: its notes as merge copies them (idempotent; a second call copies nothing), its graph 3-way as graph_merge (keys both sides changed become conflicts to resolve with graph_conflict_resolve). One page of each per call (${MAX_MERGE_PAGE} notes, ${MAX_MERGE_KEYS} graph keys); while has_more, call again with notes_cursor and graph_cursor from the answer. dry_run only counts.`,
   kind: "write",
   idempotent: true,
   input: {
@@ -53,10 +50,10 @@ export const ideaBranchMerge = defineCommand({
       );
     }
     const into = branchById(ctx.db, from.base_id);
-    const notesDoc = args.notes_doc ?? "notes";
-    const graphDoc = args.graph_doc ?? "graph";
+    const notesDoc = args.notes_doc ?? DEFAULT_DOCS.notes;
+    const graphDoc = args.graph_doc ?? DEFAULT_GRAPH_DOC;
     const notes = mergeNotes(ctx, from, into, notesDoc, { cursor: args.notes_cursor, limit: MAX_MERGE_PAGE, dry_run: args.dry_run });
-    const graph = mergeGraph(ctx, from, into, graphDoc, { cursor: args.graph_cursor, limit: GRAPH_KEYS_PER_CALL, dry_run: args.dry_run });
+    const graph = mergeGraph(ctx, from, into, graphDoc, { cursor: args.graph_cursor, limit: MAX_MERGE_KEYS, dry_run: args.dry_run });
     const { dry_run: _notesDry, ...notesPart } = notes;
     const { dry_run: _graphDry, diff_summary: _summary, ...graphPart } = graph;
     return {

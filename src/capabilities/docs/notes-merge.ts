@@ -7,13 +7,7 @@
 import type { CommandContext } from "../../commands/context";
 import { type Branch, sourcesOf } from "../branches/branches.store";
 import { appendEntry, diffPage, namer } from "./docs.store";
-import { pagination } from "./paging";
-
-export interface MergePage {
-  cursor?: number | undefined;
-  limit: number;
-  dry_run: boolean;
-}
+import { type MergePage, pagination } from "./paging";
 
 export function mergeNotes(ctx: CommandContext, from: Branch, into: Branch, doc: string, page: MergePage) {
   const fromSources = sourcesOf(ctx.db, from);

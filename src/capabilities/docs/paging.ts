@@ -25,6 +25,13 @@ export const paginationSchema = z.object({
 });
 export type Pagination = z.infer<typeof paginationSchema>;
 
+/** One page of a merge (notes, graph): where it continues, how many it examines, whether it only counts. */
+export interface MergePage {
+  cursor?: number | undefined;
+  limit: number;
+  dry_run: boolean;
+}
+
 /** A page's pagination: `next_cursor` (where the next page starts) is set only when more remain. */
 export function pagination(
   cursor: number | undefined,

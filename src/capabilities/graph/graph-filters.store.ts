@@ -3,9 +3,19 @@
  * each: Durable Object SQLite allows 100 bound parameters). Text search uses `instr` on lowercased
  * values, not LIKE (patterns are capped at 50 bytes there).
  */
+import { agentLane } from "../../shared/lanes";
 import type { SqlValue } from "../../workspace/db";
 import { normalizeTags } from "./graph.schema";
 import type { Where } from "./graph.store";
+
+/**
+ * The lanes a read shows (over graph versions `v`): shared and the caller's own (`agentId`), or every
+ * lane (`agentId` undefined). Lanes isolate noise, not access: any reader may ask for all.
+ */
+export function laneWhere(agentId: string | undefined): Where {
+  if (agentId === undefined) return { sql: "", params: [] };
+  return { sql: " AND coalesce(json_extract(v.meta_json, '$.lane'), 'shared') IN ('shared', ?)", params: [agentLane(agentId)] };
+}
 
 export interface QueryFilters {
   ids?: string[] | undefined;

@@ -15,11 +15,9 @@ import { paginationSchema } from "../docs/paging";
 import { conflictById, conflictPage, markResolved } from "./conflicts.store";
 import { conflictSummarySchema, DEFAULT_GRAPH_DOC, graphDocSchema, graphMergeFields } from "./graph.schema";
 import { fieldsOf, versionsBySeq, writeVersion } from "./graph.store";
-import { mergeGraph } from "./graph-merge";
+import { MAX_MERGE_KEYS, mergeGraph } from "./graph-merge";
 
 const conflictIdSchema = z.string().regex(/^CONFLICT-[0-9a-f]{32}$/, "conflict ids look like CONFLICT- followed by 32 hex digits");
-/** Keys examined per merge call. */
-const MAX_MERGE_KEYS = 200;
 
 function mergeTarget(ctx: CommandContext, from: Branch, into: string | undefined, toBase: boolean): Branch {
   if (from.base_id === null) {

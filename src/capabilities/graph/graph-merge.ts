@@ -7,24 +7,21 @@
 import type { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { type Branch, type Source, sourcesOf } from "../branches/branches.store";
-import { pagination } from "../docs/paging";
+import { type MergePage, pagination } from "../docs/paging";
 import { conflictBySignature, conflictId, conflictSignature, insertConflict } from "./conflicts.store";
 import type { conflictSummarySchema } from "./graph.schema";
 import { effectivePage, fieldsOf, lookupVersion, toEdge, toNode, type VersionRow, writeVersion } from "./graph.store";
 import { changedFields, decide } from "./merge";
 
-export interface GraphMergePage {
-  cursor?: number | undefined;
-  limit: number;
-  dry_run: boolean;
-}
+/** Graph keys one merge call examines at most. */
+export const MAX_MERGE_KEYS = 200;
 
 function snapshot(row: VersionRow | undefined): Record<string, unknown> | null {
   if (row === undefined) return null;
   return row.kind === "node" ? toNode(row) : toEdge(row);
 }
 
-export function mergeGraph(ctx: CommandContext, from: Branch, into: Branch, doc: string, options: GraphMergePage) {
+export function mergeGraph(ctx: CommandContext, from: Branch, into: Branch, doc: string, options: MergePage) {
   const fromSources = sourcesOf(ctx.db, from);
   const baseSources: Source[] = fromSources.slice(1);
   const intoSources = sourcesOf(ctx.db, into);

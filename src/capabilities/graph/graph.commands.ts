@@ -36,9 +36,8 @@ import {
 } from "./graph.store";
 import { type AppliedCounts, applyOps } from "./graph-apply";
 import { diffChanges, graphChangeSchema } from "./graph-diff";
-import { queryWhere } from "./graph-filters.store";
+import { laneWhere, queryWhere } from "./graph-filters.store";
 import { MAX_TEXT_CANDIDATES, TEXT_INDEX_MIN_CHARS, textSearchPage, usesTextIndex } from "./graph-text-search.store";
-import { laneWhere } from "./lanes";
 
 export const graphApply = defineCommand({
   name: "graph.apply",
@@ -113,7 +112,7 @@ export const graphQuery = defineCommand({
     const sources = sourcesOf(ctx.db, branch);
     const window = { before: args.cursor, limit: args.limit, order: "newest" as const };
     // Other agents' drafts stay out unless every lane is asked for (docs/think.md "Lanes").
-    const lanes = laneWhere(ctx, args.all_lanes);
+    const lanes = laneWhere(args.all_lanes ? undefined : ctx.principal.agent_id);
     const where = (filters: Parameters<typeof queryWhere>[0]) => {
       const base = queryWhere(filters);
       return { sql: base.sql + lanes.sql, params: [...base.params, ...lanes.params] };

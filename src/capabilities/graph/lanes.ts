@@ -27,18 +27,6 @@ export function visibleLanes(ctx: CommandContext, allLanes: boolean): string[] |
   return allLanes ? null : [SHARED_LANE, agentLane(ctx.principal.agent_id)];
 }
 
-/**
- * SQL condition (over graph versions `v`) for the lanes a read shows: shared and the caller's own,
- * unless every lane is asked for. Lanes isolate noise, not access: any reader may ask for all.
- */
-export function laneWhere(ctx: CommandContext, allLanes: boolean): { sql: string; params: string[] } {
-  if (allLanes) return { sql: "", params: [] };
-  return {
-    sql: " AND coalesce(json_extract(v.meta_json, '$.lane'), 'shared') IN ('shared', ?)",
-    params: [agentLane(ctx.principal.agent_id)],
-  };
-}
-
 /** Refuses writes to a node in another agent's lane (and to the edges leaving it). */
 export function requireWritableLane(ctx: CommandContext, row: VersionRow): void {
   const lane = laneOf(row);

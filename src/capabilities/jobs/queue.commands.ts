@@ -56,6 +56,16 @@ function origin(row: JobRow, reason: string | undefined, taken: TakenOver | null
   };
 }
 
+/** The answer of a cancel or requeue: the job as it is now, its event, and the claim taken over, if any. */
+function answerOf(applied: ReturnType<typeof changeJob>, taken: TakenOver | null) {
+  return {
+    job: toJob(applied.row, applied.tick, { prompt: false }),
+    event: applied.event,
+    now_tick: applied.tick,
+    ...(taken ? { taken_over: taken } : {}),
+  };
+}
+
 function summaryOf(verb: string, reason: string | undefined, taken: TakenOver | null): string {
   const over = taken ? ` over ${taken.previous_holder}'s live claim (forced)` : "";
   return `${verb}${over}${reason === undefined ? "" : `: ${quote(reason)}`}`;
@@ -81,12 +91,7 @@ export const jobsCancel = defineCommand({
       payload: origin(row, args.reason, taken),
       summary: summaryOf("canceled", args.reason, taken),
     });
-    return {
-      job: toJob(applied.row, applied.tick, { prompt: false }),
-      event: applied.event,
-      now_tick: applied.tick,
-      ...(taken ? { taken_over: taken } : {}),
-    };
+    return answerOf(applied, taken);
   },
 });
 
@@ -124,11 +129,6 @@ export const jobsRequeue = defineCommand({
         summary: summaryOf("requeued", args.reason, taken),
       },
     );
-    return {
-      job: toJob(applied.row, applied.tick, { prompt: false }),
-      event: applied.event,
-      now_tick: applied.tick,
-      ...(taken ? { taken_over: taken } : {}),
-    };
+    return answerOf(applied, taken);
   },
 });

@@ -15,13 +15,13 @@ import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
 import { MAX_META_BYTES } from "../../shared/limits";
 import { advance } from "../../workspace/clocks";
-import type { SqlValue } from "../../workspace/db";
 import { linkCardAnchors } from "../anchors/anchor-links.store";
 import { type Branch, type Source, sourcesOf } from "../branches/branches.store";
 import { requireCardCodeRefs } from "../code-refs/code-refs";
 import { appendEntry } from "../docs/docs.store";
 import { edgeKey, isReservedNodeId, MAX_NODE_ID_CHARS, normalizeTags } from "../graph/graph.schema";
 import { fieldsOf, isLive, lookupVersion, type VersionFields, type VersionRow, type Where, writeVersion } from "../graph/graph.store";
+import { laneWhere } from "../graph/graph-filters.store";
 import { agentLane, laneOf, requireWritableLane, SHARED_LANE } from "../graph/lanes";
 import { sameState } from "../graph/merge";
 import { refuseChangedCard, revisedFields, withOwnedFields } from "./card-payload";
@@ -281,11 +281,6 @@ export function linkCards(target: CardTarget, from: string, rel: string, to: str
 
 /** SQL conditions for card reads: card types only, and the lanes the caller may see. */
 export function cardWhere(ctx: CommandContext, allLanes: boolean): Where {
-  const params: SqlValue[] = [JSON.stringify(CARD_TYPES)];
-  let sql = " AND v.node_type IN (SELECT value FROM json_each(?))";
-  if (!allLanes) {
-    sql += " AND coalesce(json_extract(v.meta_json, '$.lane'), 'shared') IN ('shared', ?)";
-    params.push(agentLane(ctx.principal.agent_id));
-  }
-  return { sql, params };
+  const lanes = laneWhere(allLanes ? undefined : ctx.principal.agent_id);
+  return { sql: ` AND v.node_type IN (SELECT value FROM json_each(?))${lanes.sql}`, params: [JSON.stringify(CARD_TYPES), ...lanes.params] };
 }

@@ -57,8 +57,7 @@ function cursorKeyOf(ctx: CommandContext): string {
 }
 
 /** The cursor of the previous page, checked against the workspace as it is now. */
-function resume(ctx: CommandContext, text: string, schemaVersion: number, changes: number): ExportCursor {
-  const cursor = decodeCursor(text, cursorKeyOf(ctx));
+function resume(ctx: CommandContext, cursor: ExportCursor, schemaVersion: number, changes: number): ExportCursor {
   if (cursor.workspace !== ctx.workspace) {
     fail(
       "INVALID_INPUT",
@@ -113,8 +112,9 @@ export const workspaceExport = defineCommand({
     const bound = pageBound(args);
     const schemaVersion = WORKSPACE_MIGRATIONS.length;
     const changes = changeCount(ctx.db);
+    const key = cursorKeyOf(ctx);
     let start: ExportCursor;
-    if (args.cursor !== undefined) start = resume(ctx, args.cursor, schemaVersion, changes);
+    if (args.cursor !== undefined) start = resume(ctx, decodeCursor(args.cursor, key), schemaVersion, changes);
     else {
       checkTableCoverage();
       start = { workspace: ctx.workspace, schemaVersion, changeCount: changes, line: 0, digest: DIGEST_START, position: { at: "header" } };
@@ -135,7 +135,7 @@ export const workspaceExport = defineCommand({
         last_line: last.line - 1,
         line_count: page.lines.length,
         done: last.position.at === "done",
-        cursor: last.position.at === "done" ? null : encodeCursor(last, cursorKeyOf(ctx)),
+        cursor: last.position.at === "done" ? null : encodeCursor(last, key),
       };
       const text = JSON.stringify(answer);
       const fits =
