@@ -16,6 +16,10 @@ declare global {
     AUTH_SECRETS?: string;
     /** Revoked token ids (`jti`), separated by commas and/or whitespace. */
     AUTH_REVOKED?: string;
+    /** Host names served besides loopback and *.workers.dev (a custom domain; `*.example.com` for its subdomains). */
+    ALLOWED_HOSTS?: string;
+    /** Browser origins allowed to call besides the server's own and loopback ones (`https://app.example.com`). */
+    ALLOWED_ORIGINS?: string;
     /** Secret redaction of stored text: "off" stores text as sent; unset or anything else redacts. */
     REDACTION?: string;
   }

@@ -1,7 +1,8 @@
 /**
- * The Worker: a stateless front door. It routes, caps the request body, authenticates, resolves the
- * toolset and the URL's workspace lock, and hands the request to the MCP handler, or an `/api/*`
- * request to the viewer's read-only JSON API (`viewer-api.ts`; the viewer's files are static assets).
+ * The Worker: a stateless front door. It routes, applies the host and origin policy (answering a
+ * browser's preflight before anything else, `browser-policy.ts`), caps the request body, authenticates,
+ * resolves the toolset and the URL's workspace lock, and hands the request to the MCP handler, or an
+ * `/api/*` request to the viewer's read-only JSON API (`viewer-api.ts`; the viewer's files are static assets).
  * It keeps no state and knows no domain rules; the Durable Objects are exported from here for the
  * runtime. Every request it refuses writes one `refused` JSON log line (`call-log.ts`), without the token.
  */
@@ -11,9 +12,10 @@ import { MAX_REQUEST_BODY_BYTES } from "../shared/limits";
 import { isValidWorkspaceName } from "../shared/names";
 import { authenticate } from "./auth";
 import { boundedBatchAnswer, oversizedBatch } from "./batch";
+import { checkBrowserRules, preflightAnswer, withBrowserHeaders } from "./browser-policy";
 import { refusalLogLine } from "./call-log";
 import { MCP_ROUTE, SERVER_INFO, serveMcp } from "./mcp";
-import { route } from "./routes";
+import { browserRuleOf, type Route, route } from "./routes";
 import { connectionOf, DEFAULT_SURFACE, isSurfaceName, SURFACE_NAMES, type SurfaceName } from "./surfaces/surfaces";
 import { serveViewerApi } from "./viewer-api";
 
@@ -64,62 +66,75 @@ function jsonMessageOf(body: ArrayBuffer | undefined): object | undefined {
   }
 }
 
+/** Serves a request the host and origin policy accepted (preflights are answered before this). */
+async function serveRoute(request: Request, url: URL, target: Exclude<Route, { kind: "not_found" }>, env: Env): Promise<Response> {
+  if (target.kind === "health") return Response.json({ ok: true, server: SERVER_INFO });
+
+  let surface: SurfaceName = DEFAULT_SURFACE;
+  if (target.kind === "mcp") {
+    if (target.lock !== undefined && !isValidWorkspaceName(target.lock)) {
+      const error = appError(
+        "INVALID_NAME",
+        `"${target.lock}" is not a valid workspace name.`,
+        "Use /w/<workspace>/mcp with letters, digits and . _ / -.",
+      );
+      return refuse(Response.json({ error }, { status: 400 }), error.code, "invalid workspace lock");
+    }
+    const toolset = url.searchParams.get("toolset") ?? DEFAULT_SURFACE;
+    if (!isSurfaceName(toolset)) {
+      const error = appError("INVALID_INPUT", `Unknown toolset "${toolset}".`, `Use one of: ${SURFACE_NAMES.join(", ")}.`);
+      return refuse(Response.json({ error }, { status: 400 }), error.code, "unknown toolset");
+    }
+    surface = toolset;
+  }
+
+  let body: ArrayBuffer | undefined;
+  if (request.method === "POST") {
+    body = await boundedBody(request);
+    if (body === undefined) return refuse(tooLarge(), "PAYLOAD_TOO_LARGE", "request body too large");
+  }
+  const auth = await authenticate(request, env, Date.now());
+  if (!auth.ok) return refuse(auth.response, auth.refusal.code, auth.refusal.reason);
+  if (target.kind === "api") return serveViewerApi(request, target.endpoint, body, auth.principal, env);
+
+  const mcpUrl = new URL(url);
+  mcpUrl.pathname = MCP_ROUTE;
+  const forwarded = new Request(mcpUrl, {
+    method: request.method,
+    headers: request.headers,
+    body: body ?? null,
+    signal: request.signal,
+  });
+  const message = jsonMessageOf(body);
+  const oversized = oversizedBatch(message);
+  if (oversized) return refuse(oversized, "INVALID_INPUT", "batch too large");
+  const answer = serveMcp(
+    forwarded,
+    {
+      principal: auth.principal,
+      lock: target.lock,
+      env,
+      surface,
+      connection: connectionOf(surface, target.lock),
+    },
+    message,
+  );
+  return Array.isArray(message) ? boundedBatchAnswer(await answer) : answer;
+}
+
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
     const target = route(url.pathname);
-    if (target.kind === "health") return Response.json({ ok: true, server: SERVER_INFO });
     if (target.kind === "not_found") return new Response("Not Found", { status: 404 });
-
-    let surface: SurfaceName = DEFAULT_SURFACE;
-    if (target.kind === "mcp") {
-      if (target.lock !== undefined && !isValidWorkspaceName(target.lock)) {
-        const error = appError(
-          "INVALID_NAME",
-          `"${target.lock}" is not a valid workspace name.`,
-          "Use /w/<workspace>/mcp with letters, digits and . _ / -.",
-        );
-        return refuse(Response.json({ error }, { status: 400 }), error.code, "invalid workspace lock");
-      }
-      const toolset = url.searchParams.get("toolset") ?? DEFAULT_SURFACE;
-      if (!isSurfaceName(toolset)) {
-        const error = appError("INVALID_INPUT", `Unknown toolset "${toolset}".`, `Use one of: ${SURFACE_NAMES.join(", ")}.`);
-        return refuse(Response.json({ error }, { status: 400 }), error.code, "unknown toolset");
-      }
-      surface = toolset;
+    const rule = browserRuleOf(target);
+    const verdict = checkBrowserRules(request, rule, env);
+    if (!verdict.ok) {
+      const { status, error, reason } = verdict;
+      const body = target.kind === "mcp" ? jsonRpcError(status, -32000, error.message, error) : Response.json({ error }, { status });
+      return refuse(body, error.code, reason);
     }
-
-    let body: ArrayBuffer | undefined;
-    if (request.method === "POST") {
-      body = await boundedBody(request);
-      if (body === undefined) return refuse(tooLarge(), "PAYLOAD_TOO_LARGE", "request body too large");
-    }
-    const auth = await authenticate(request, env, Date.now());
-    if (!auth.ok) return refuse(auth.response, auth.refusal.code, auth.refusal.reason);
-    if (target.kind === "api") return serveViewerApi(request, target.endpoint, body, auth.principal, env);
-
-    const mcpUrl = new URL(url);
-    mcpUrl.pathname = MCP_ROUTE;
-    const forwarded = new Request(mcpUrl, {
-      method: request.method,
-      headers: request.headers,
-      body: body ?? null,
-      signal: request.signal,
-    });
-    const message = jsonMessageOf(body);
-    const oversized = oversizedBatch(message);
-    if (oversized) return refuse(oversized, "INVALID_INPUT", "batch too large");
-    const answer = serveMcp(
-      forwarded,
-      {
-        principal: auth.principal,
-        lock: target.lock,
-        env,
-        surface,
-        connection: connectionOf(surface, target.lock),
-      },
-      message,
-    );
-    return Array.isArray(message) ? boundedBatchAnswer(await answer) : answer;
+    if (request.method === "OPTIONS") return preflightAnswer(request, rule, verdict.origin);
+    return withBrowserHeaders(await serveRoute(request, url, target, env), rule, verdict.origin);
   },
 } satisfies ExportedHandler<Env>;

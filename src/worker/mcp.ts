@@ -134,6 +134,10 @@ export function mcpHandler(): StatelessMcpHandler {
     },
     {
       route: MCP_ROUTE,
+      // The front door's policy (browser-policy.ts) has checked host and origin and answered preflights,
+      // and it writes every CORS header: the handler adds none and does not check origins a second time.
+      corsOptions: false,
+      allowedOriginHostnames: "*",
       // Mostly malformed client requests (bad JSON-RPC, empty batches): one line each, no stack, so an
       // operator's error log is not filled with clients' mistakes.
       onerror: (error) => console.error("mcp handler error:", error instanceof Error ? error.message : String(error)),

@@ -2,8 +2,10 @@
  * URL routing of the front door: `/mcp`, and `/w/<workspace>/mcp` whose workspace is everything
  * between `/w/` and the final `/mcp` (so names containing `/` work, and `%2F` is decoded); the
  * viewer's JSON API under `/api/` (`viewer-api.ts`). The viewer's own files never reach the Worker:
- * they are static assets (wrangler.toml `[assets]`).
+ * they are static assets (wrangler.toml `[assets]`). Each route says how browsers may reach it
+ * (`browserRuleOf`, applied by `browser-policy.ts`).
  */
+import type { BrowserRule } from "./browser-policy";
 import { API_CALL_PATH, API_SESSION_PATH } from "./viewer-api";
 
 export type Route =
@@ -30,4 +32,14 @@ export function route(pathname: string): Route {
     }
   }
   return { kind: "not_found" };
+}
+
+const MCP_RULE: BrowserRule = { access: "authenticated", methods: "GET, POST, DELETE" };
+const API_RULE: BrowserRule = { access: "authenticated", methods: "GET, POST" };
+const HEALTH_RULE: BrowserRule = { access: "public", methods: "GET" };
+
+/** How browsers may reach a route: only routes that need no token are public. */
+export function browserRuleOf(target: Exclude<Route, { kind: "not_found" }>): BrowserRule {
+  if (target.kind === "health") return HEALTH_RULE;
+  return target.kind === "api" ? API_RULE : MCP_RULE;
 }

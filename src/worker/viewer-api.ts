@@ -12,11 +12,11 @@
  * - `GET /api/session` says who the caller is (agent, role, workspace patterns, auth mode), so the
  *   viewer can tell a valid token from a refused one before it shows anything.
  *
- * Authentication, the body cap and refusal logging happen in `index.ts` exactly as for `/mcp`. A
- * workspace-scoped command must name its workspace, and a workspace that was never written is
- * `UNKNOWN_ID` (404): the viewer shows "not found" instead of an empty workspace. Browser requests
- * from another origin are refused, and in dev mode (no token) only loopback host names are served, so
- * another web page cannot read a developer's local memory. Every call writes one `call` log line.
+ * The host and origin policy, authentication, the body cap and refusal logging happen in `index.ts`
+ * exactly as for `/mcp` (so another web page cannot read a developer's local memory: see
+ * `browser-policy.ts`). A workspace-scoped command must name its workspace, and a workspace that was
+ * never written is `UNKNOWN_ID` (404): the viewer shows "not found" instead of an empty workspace.
+ * Every call writes one `call` log line.
  */
 import { z } from "zod";
 import { findCommand } from "../commands/catalog";
@@ -51,9 +51,6 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
 };
 const DOMAIN_REFUSAL_STATUS = 409;
 
-/** Host names dev mode answers on: a page served from any other name (DNS rebinding) gets nothing. */
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
 /**
  * Reads that would register the caller's default project when no project is named (a Directory
  * write): the API makes them name one.
@@ -80,25 +77,6 @@ function refused(error: AppError, reason: string): Response {
   const response = errorAnswer(error);
   console.log(refusalLogLine({ ts: new Date().toISOString(), status: response.status, outcome: error.code, reason }));
   return response;
-}
-
-/** The viewer is same-origin; a browser request from elsewhere, or dev mode on a foreign host name, is refused. */
-function originProblem(request: Request, env: Env): AppError | undefined {
-  const url = new URL(request.url);
-  const origin = request.headers.get("Origin");
-  if (origin !== null && origin !== url.origin) {
-    return appError("FORBIDDEN", "The viewer API answers only pages of its own origin.", "Open the viewer served by this server at `/`.");
-  }
-  const host = request.headers.get("Host") ?? url.host;
-  const hostname = host.replace(/:\d+$/, "").toLowerCase();
-  if (env.AUTH_MODE === "dev" && !LOOPBACK_HOSTS.has(hostname)) {
-    return appError(
-      "FORBIDDEN",
-      "Dev mode serves the viewer API only on localhost, 127.0.0.1 and [::1].",
-      "Open the viewer at http://127.0.0.1:<port>/ or http://localhost:<port>/.",
-    );
-  }
-  return undefined;
 }
 
 /** `GET /api/session`: the authenticated caller, as the viewer shows it. */
@@ -217,8 +195,6 @@ export async function serveViewerApi(
   principal: Principal,
   env: Env,
 ): Promise<Response> {
-  const problem = originProblem(request, env);
-  if (problem) return refused(problem, "foreign origin or host");
   if (endpoint === "session") return request.method === "GET" ? sessionAnswer(principal, env) : methodNotAllowed("GET");
   return request.method === "POST" ? runCall(body, principal, env) : methodNotAllowed("POST");
 }
