@@ -5,6 +5,8 @@
  * and maps its `Result` to a tool result (`structuredContent` plus the same JSON as one text block,
  * `isError` with the typed error). Unknown tools are protocol errors (-32602), as the spec says.
  * Every `tools/call` writes one JSON log line (`call-log.ts`): who, where, what, outcome, duration.
+ * Resources (`resources.ts`: refs as `branchmind://` URIs) and prompts (`prompts.ts`: the golden
+ * paths) are served by the same per-request server.
  */
 
 import { type CallToolResult, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
@@ -17,6 +19,8 @@ import type { Result } from "../shared/result";
 import { type CallSession, callCommand } from "./call-command";
 import { callLogLine, outcomeOf, tickOf, workspaceOf } from "./call-log";
 import { callPortal } from "./portal-call";
+import { getPrompt, listPrompts } from "./prompts";
+import { listResources, readResource, resourceTemplates } from "./resources";
 import { type SurfaceName, toolsOf } from "./surfaces/surfaces";
 import { TOOL_DEFINITIONS } from "./surfaces/tool-definitions";
 
@@ -68,13 +72,38 @@ interface CallTarget {
   named: unknown[];
 }
 
+/** Lists that change only with a deployment: one shared answer, fresh for five minutes after it. */
+const STATIC_LIST_TTL_MS = 5 * 60 * 1000;
+/**
+ * Caching hints (protocol 2026-07-28): the tool, template and prompt lists are the same for every
+ * caller of a URL; the resource list and reads are the caller's own and change with every write.
+ */
+const CACHE_HINTS = {
+  "tools/list": { ttlMs: STATIC_LIST_TTL_MS, cacheScope: "public" },
+  "prompts/list": { ttlMs: STATIC_LIST_TTL_MS, cacheScope: "public" },
+  "resources/templates/list": { ttlMs: STATIC_LIST_TTL_MS, cacheScope: "public" },
+  "resources/list": { ttlMs: 0, cacheScope: "private" },
+  "resources/read": { ttlMs: 0, cacheScope: "private" },
+} as const;
+
 function buildServer(session: McpSession): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    // Stateless: nothing to subscribe to and no list ever changes within a connection.
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { subscribe: false, listChanged: false },
+      prompts: { listChanged: false },
+    },
     instructions: INSTRUCTIONS,
+    cacheHints: CACHE_HINTS,
   });
   const tools = toolsOf(session.surface);
   server.setRequestHandler("tools/list", () => ({ tools }));
+  server.setRequestHandler("resources/templates/list", () => resourceTemplates());
+  server.setRequestHandler("resources/list", (request) => listResources(session, request.params?.cursor));
+  server.setRequestHandler("resources/read", (request) => readResource(session, request.params.uri));
+  server.setRequestHandler("prompts/list", () => ({ prompts: listPrompts() }));
+  server.setRequestHandler("prompts/get", (request) => getPrompt(request.params.name, request.params.arguments ?? {}, session));
   server.setRequestHandler("tools/call", async (request) => {
     const startedMs = Date.now();
     const args = recordOf(request.params.arguments);

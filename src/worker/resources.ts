@@ -1,0 +1,110 @@
+/**
+ * MCP resources (docs/resources.md): the refs `open` accepts, under `branchmind://<workspace>/<ref>`
+ * (the scheme and what is worth attaching are `commands/resource-refs.ts`). A read runs `open` for
+ * the caller exactly as a tool call would (roles, the URL's lock, lanes, the portal budget), so a
+ * resource shows nothing `open` would not. The list is paged by workspace: on a locked URL the
+ * locked one, on `/mcp` each workspace the token grants, one per page, in name order. The server is
+ * stateless: no subscriptions and no change notifications.
+ */
+import {
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ReadResourceResult,
+  type Resource,
+} from "@modelcontextprotocol/server";
+import { findCommand } from "../commands/catalog";
+import { PORTAL_PROFILE } from "../commands/portals";
+import type { Command } from "../commands/registry";
+import {
+  ATTACHABLE_READS,
+  OPEN_COMMAND,
+  parseResourceUri,
+  REF_TEMPLATES,
+  RESOURCE_MIME_TYPE,
+  resourceUri,
+} from "../commands/resource-refs";
+import type { AppError } from "../shared/errors";
+import { renderTextBlock } from "../shared/json";
+import type { Result } from "../shared/result";
+import { type CallSession, callCommand } from "./call-command";
+
+const WORKSPACE_LIST = "workspace.list";
+/** Longest cursor accepted: a workspace name (the one the next page starts after). */
+const MAX_CURSOR_CHARS = 256;
+
+function commandNamed(name: string): Command {
+  const command = findCommand(name);
+  if (command === undefined) throw new Error(`resources name unknown command ${name}`);
+  return command;
+}
+
+function invalidParams(message: string, error?: AppError): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, error === undefined ? undefined : { error });
+}
+
+export function resourceTemplates(): ListResourceTemplatesResult {
+  return {
+    resourceTemplates: REF_TEMPLATES.map((template) => ({
+      uriTemplate: template.uriTemplate,
+      name: template.name,
+      description: template.description,
+      mimeType: RESOURCE_MIME_TYPE,
+    })),
+  };
+}
+
+/** The resources worth attaching from one workspace; a read that fails (no such doc yet, a role) offers nothing. */
+async function attachableIn(session: CallSession, workspace: string): Promise<Resource[]> {
+  const answers = await Promise.all(
+    ATTACHABLE_READS.map(async (read) => {
+      const result = await callCommand(session, commandNamed(read.command), { ...read.args, workspace });
+      return result.ok ? read.refsOf(result.value) : [];
+    }),
+  );
+  const seen = new Set<string>();
+  return answers.flat().flatMap((item) => {
+    if (seen.has(item.ref)) return [];
+    seen.add(item.ref);
+    return [
+      {
+        uri: resourceUri(workspace, item.ref),
+        name: item.ref,
+        ...(item.title === undefined ? {} : { title: item.title }),
+        description: `${item.why} in ${workspace}`,
+        mimeType: RESOURCE_MIME_TYPE,
+      },
+    ];
+  });
+}
+
+/** One page: the locked workspace, or the next workspace the token grants after `cursor`. */
+export async function listResources(session: CallSession, cursor: string | undefined): Promise<ListResourcesResult> {
+  if (cursor !== undefined && (cursor === "" || cursor.length > MAX_CURSOR_CHARS)) throw invalidParams("Invalid cursor.");
+  if (session.lock !== undefined) {
+    if (cursor !== undefined) throw invalidParams("Invalid cursor: a locked connection lists one page.");
+    return { resources: await attachableIn(session, session.lock) };
+  }
+  const page = await callCommand(session, commandNamed(WORKSPACE_LIST), { limit: 1, ...(cursor === undefined ? {} : { cursor }) });
+  if (!page.ok) throw invalidParams(page.error.message, page.error);
+  const workspaces = (page.value.workspaces as { name: string }[] | undefined) ?? [];
+  const pagination = page.value.pagination as { next_cursor?: string } | undefined;
+  const resources = workspaces[0] === undefined ? [] : await attachableIn(session, workspaces[0].name);
+  return { resources, ...(pagination?.next_cursor === undefined ? {} : { nextCursor: pagination.next_cursor }) };
+}
+
+/** `open` of the URI's ref in the URI's workspace, as the caller, under the portal budget. */
+export async function readResource(session: CallSession, uri: string): Promise<ReadResourceResult> {
+  const parsed = parseResourceUri(uri);
+  if (parsed === undefined) {
+    throw invalidParams(`Resource not found: ${uri.slice(0, MAX_CURSOR_CHARS)} is not a branchmind://<workspace>/<ref> URI.`);
+  }
+  const result: Result<Record<string, unknown>> = await callCommand(session, commandNamed(OPEN_COMMAND), {
+    workspace: parsed.workspace,
+    id: parsed.ref,
+    budget_profile: PORTAL_PROFILE,
+  });
+  if (!result.ok) throw invalidParams(`Resource not readable: ${result.error.message}`, result.error);
+  return { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: renderTextBlock(result.value) }] };
+}
