@@ -17,7 +17,7 @@ export PATH="$ROOT/node_modules/.bin:$PATH"
 NODE="$ROOT/node_modules/.bin/node"
 SUITE="$ROOT/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 BASELINE="${CONFORMANCE_EXPECTED_FAILURES:-conformance/expected-failures.yml}"
-SCENARIOS=(server-stateless http-header-validation dns-rebinding-protection tools-list tools-call-error)
+SCENARIOS=(server-initialize server-stateless ping http-header-validation dns-rebinding-protection caching json-schema-2020-12 tools-list tools-call-error resources-list resources-read-text resources-read-binary resources-templates-read sep-2164-resource-not-found prompts-list prompts-get-simple prompts-get-with-args prompts-get-embedded-resource prompts-get-with-image)
 # Each scenario runs at each of these; the suite itself skips a version a scenario does not apply to.
 SPEC_VERSIONS=(2025-11-25 2026-07-28)
 HEALTH_TIMEOUT_S=60

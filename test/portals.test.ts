@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/commands/catalog";
 import { domainOf, portals } from "../src/commands/portals";
 import { MIN_BUDGET_CHARS } from "../src/shared/limits";
+import { MAX_PORTAL_LISTING_CHARS } from "../src/worker/surfaces/portal-definitions";
 import { as, callTool, failure, ok, type RpcOptions, rpc } from "./helpers/mcp";
 import { paste } from "./helpers/suggestions";
 
@@ -26,11 +27,11 @@ interface Capsule {
 }
 
 describe("the portal listing", () => {
-  it("is the default toolset, lists the portals with something to do, and stays within 6,000 characters", async () => {
+  it("is the default toolset, lists the portals with something to do, and stays within MAX_PORTAL_LISTING_CHARS", async () => {
     const response = await rpc("tools/list", {}, PORTALS);
     const text = await response.text();
     expect(response.status).toBe(200);
-    expect(text.length).toBeLessThanOrEqual(6_000);
+    expect(text.length).toBeLessThanOrEqual(MAX_PORTAL_LISTING_CHARS);
     const tools = (JSON.parse(text) as { result: { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] } })
       .result.tools;
     expect(tools.map((tool) => tool.name)).toEqual([

@@ -1,7 +1,8 @@
 /**
  * The v1 portals (seed 002): a dozen tools that front the whole command catalog. Each portal owns one or
  * more command domains (the first segment of a dotted name), names a few golden ops (short names for its
- * everyday commands) and accepts `op: "call"` with any command. Pure data derived from the catalog, so
+ * everyday commands) and accepts `op: "call"` with any command (a read-only portal: any read). Pure data
+ * derived from the catalog, so
  * the MCP surface, `system ops.summary`, `schema.get` examples and the docs all read the same table.
  * A portal whose domains have no command yet (jobs, records) is not listed until they do.
  */
@@ -19,7 +20,11 @@ export interface Portal {
   ops: Record<string, string>;
   /** The op used when the envelope names none (portals with a single purpose). */
   defaultOp?: string;
-  /** Every golden op only reads. */
+  /**
+   * The portal runs reads only: its golden ops and its domains' commands are reads (checked when the
+   * table is built, so no suggestion places a write here) and `op: "call"` refuses a write
+   * (worker/portal-call.ts). What makes its `readOnlyHint` true of everything it can do.
+   */
   readOnly: boolean;
 }
 
@@ -184,8 +189,15 @@ export function portals(): readonly Portal[] {
   );
   for (const portal of active) {
     for (const [op, cmd] of Object.entries(portal.ops)) {
-      if (!findCommand(cmd)) throw new Error(`portal ${portal.name} op ${op} names unknown command ${cmd}`);
+      const command = findCommand(cmd);
+      if (!command) throw new Error(`portal ${portal.name} op ${op} names unknown command ${cmd}`);
+      if (portal.readOnly && command.kind !== "read") throw new Error(`read-only portal ${portal.name} op ${op} runs the write ${cmd}`);
     }
+    const writes = portal.readOnly
+      ? COMMANDS.filter((command) => command.kind !== "read" && portal.domains.includes(domainOf(command)))
+      : [];
+    if (writes.length > 0)
+      throw new Error(`read-only portal ${portal.name} fronts writes: ${writes.map((command) => command.name).join(", ")}`);
   }
   listed = active;
   return listed;

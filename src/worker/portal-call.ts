@@ -3,16 +3,18 @@
  * command, build its arguments from `args` plus the envelope's workspace, budget profile and view,
  * and run it like any tool call with the capsule attached. `cmd` takes any accepted name, seed 000/001
  * names included. Unknown ops and commands are typed errors whose actions lead to `system schema.get`.
+ * A read-only portal (status, open) runs reads only: a write through its `call` is refused, pointing at
+ * the portal that runs it, so the portal's `readOnlyHint` holds.
  */
 import { closestName } from "../capabilities/system/closest-name";
 import { resolveCommand as commandNamed, unknownCommandError } from "../capabilities/system/command-facts";
 import { findCommand } from "../commands/catalog";
-import { CALL_OP, PORTAL_PROFILE, type Portal } from "../commands/portals";
+import { CALL_OP, PORTAL_PROFILE, type Portal, placeOf } from "../commands/portals";
 import type { Command } from "../commands/registry";
 import { renderError } from "../commands/suggestions";
-import { appError, type ErrorAction } from "../shared/errors";
+import { type AppError, appError, type ErrorAction, MAX_ERROR_TEXT_CHARS } from "../shared/errors";
 import { err, type Result } from "../shared/result";
-import { suggest } from "../shared/suggestion";
+import { suggest, unfilledFields } from "../shared/suggestion";
 import { type CallSession, callCommand, invalidArgumentsOf, renderContextOf, workspaceOfCall } from "./call-command";
 import { type Envelope, envelopeSchema } from "./surfaces/portal-definitions";
 
@@ -110,6 +112,28 @@ function commandArgs(portal: Portal, command: Command, envelope: Envelope): Resu
   return { ok: true, value: args };
 }
 
+/**
+ * A write sent through a read-only portal's `call`: refused before it runs, with the portal that runs it
+ * and, when the arguments are valid, filled in and small enough to echo, the ready call there (rendered
+ * for the connection: the right portal and op, the workspace). Other arguments get `schema.get`.
+ */
+function readOnlyRefusal(portal: Portal, command: Command, args: Record<string, unknown>): AppError {
+  const { portal: home, op } = placeOf(command);
+  const how = op === undefined ? `op "${CALL_OP}" with cmd "${command.name}"` : `op "${op}"`;
+  const { workspace: _envelope, ...own } = args;
+  const echoable =
+    command.input.safeParse(args).success &&
+    unfilledFields(own, command.verbatim).length === 0 &&
+    JSON.stringify(own).length <= MAX_ERROR_TEXT_CHARS;
+  return appError(
+    "INVALID_INPUT",
+    `The ${portal.name} portal only reads; ${command.name} writes.`,
+    `Call it on the ${home.name} portal: ${how}, with the same args.`,
+    { fields: ["cmd"], portal: portal.name, cmd: command.name, use_portal: home.name },
+    echoable ? [suggest(command.name, own, `Run ${command.name} on the ${home.name} portal`)] : schemaActions(command.name),
+  );
+}
+
 /** Envelope schemas are built once per portal and isolate (building one costs more than a parse). */
 const ACCEPTED = new Map<string, ReturnType<typeof envelopeSchema>>();
 
@@ -137,5 +161,6 @@ async function runPortal(session: CallSession, portal: Portal, rawArgs: unknown)
   if (!command.ok) return command;
   const args = commandArgs(portal, command.value, envelope);
   if (!args.ok) return args;
+  if (portal.readOnly && command.value.kind !== "read") return err(readOnlyRefusal(portal, command.value, args.value));
   return callCommand(session, command.value, args.value, { capsule: true });
 }

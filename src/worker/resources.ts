@@ -40,8 +40,10 @@ function commandNamed(name: string): Command {
   return command;
 }
 
-function invalidParams(message: string, error?: AppError): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, error === undefined ? undefined : { error });
+/** -32602, the protocol's answer for a resource that is not there (its data names the URI, when there is one). */
+function invalidParams(message: string, error?: AppError, uri?: string): ProtocolError {
+  const data = { ...(uri === undefined ? {} : { uri }), ...(error === undefined ? {} : { error }) };
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, Object.keys(data).length > 0 ? data : undefined);
 }
 
 export function resourceTemplates(): ListResourceTemplatesResult {
@@ -98,13 +100,14 @@ export async function listResources(session: CallSession, cursor: string | undef
 export async function readResource(session: CallSession, uri: string): Promise<ReadResourceResult> {
   const parsed = parseResourceUri(uri);
   if (parsed === undefined) {
-    throw invalidParams(`Resource not found: ${uri.slice(0, MAX_CURSOR_CHARS)} is not a branchmind://<workspace>/<ref> URI.`);
+    const shown = uri.slice(0, MAX_CURSOR_CHARS);
+    throw invalidParams(`Resource not found: ${shown} is not a branchmind://<workspace>/<ref> URI.`, undefined, shown);
   }
   const result: Result<Record<string, unknown>> = await callCommand(session, commandNamed(OPEN_COMMAND), {
     workspace: parsed.workspace,
     id: parsed.ref,
     budget_profile: PORTAL_PROFILE,
   });
-  if (!result.ok) throw invalidParams(`Resource not readable: ${result.error.message}`, result.error);
+  if (!result.ok) throw invalidParams(`Resource not readable: ${result.error.message}`, result.error, uri);
   return { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: renderTextBlock(result.value) }] };
 }

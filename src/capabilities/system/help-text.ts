@@ -13,7 +13,7 @@ export const HELP_SECTIONS: { title: string; text: string }[] = [
   },
   {
     title: "Portals",
-    text: 'The default toolset has one tool per portal: status, open, workspace, tasks, jobs, think, graph, vcs, docs, system, records. Each takes {workspace?, op, cmd?, args, budget_profile?, view?}: op is a golden op of the portal (e.g. vcs op notes.commit) or "call" with cmd naming any command (e.g. cmd tasks.step.lease.claim). `system` op schema.get {cmd} gives a command\'s args and a valid example call; op cmd.list lists commands; op migration.lookup maps old tool names. Every portal answer carries capsule {where, why, next: action + backup}: paste next.action to go on; where.writes says where your next note (focus first) and card (checkout) land. Reads default to the portal profile (6,000 characters).',
+    text: 'The default toolset has one tool per portal: status, open, workspace, tasks, jobs, think, graph, vcs, docs, system, records. Each takes {workspace?, op, cmd?, args, budget_profile?, view?}: op is a golden op of the portal (e.g. vcs op notes.commit) or "call" with cmd naming any command (e.g. cmd tasks.step.lease.claim; on the read-only status and open portals, reads only). `system` op schema.get {cmd} gives a command\'s args and a valid example call; op cmd.list lists commands; op migration.lookup maps old tool names. Every portal answer carries capsule {where, why, next: action + backup}: paste next.action to go on; where.writes says where your next note (focus first) and card (checkout) land. Reads default to the portal profile (6,000 characters).',
   },
   {
     title: "Open by ref",

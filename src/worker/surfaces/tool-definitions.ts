@@ -2,20 +2,27 @@
  * MCP tool definitions derived from the command registry, computed once per isolate: JSON Schema
  * from zod (input as the client sends it, output as the server returns it) and all four annotations
  * set explicitly. A request only picks the precomputed list of its surface.
+ *
+ * The listed schemas are lean (`?toolset=full` lists every command, so each repeated keyword is paid
+ * ~150 times; schema-compaction.ts): the input keeps its shape, enums, defaults and every description
+ * but not its bounds (lengths, patterns, ranges: the server checks them on every call); the output is
+ * an outline of the answer that every real answer still satisfies. `answerContract` is the whole answer
+ * schema, for tests that check real answers against everything zod knows.
  */
 import { z } from "zod";
 import { COMMANDS } from "../../commands/catalog";
 import type { Command } from "../../commands/registry";
 import { errorResultSchema } from "../../shared/errors";
+import { type JsonSchema, outline, withoutAnnotations, withoutBounds, withoutRedundancy, withShortEnums } from "./schema-compaction";
 
 export interface ToolDefinition {
   name: string;
   /** Omitted on portal tools (their names say it; the listing is kept small). */
   title?: string;
   description: string;
-  inputSchema: Record<string, unknown> & { type: "object" };
+  inputSchema: JsonSchema & { type: "object" };
   /** Portal tools return many shapes (any command's answer plus the capsule) and declare none. */
-  outputSchema?: Record<string, unknown> & { type: "object" };
+  outputSchema?: JsonSchema & { type: "object" };
   /** Flat tools set all four hints; portal tools only those whose MCP default would be wrong. */
   annotations: {
     title?: string;
@@ -32,12 +39,55 @@ const budgetStubSchema = z
   .loose()
   .describe("An answer cut down to fit its budget: see budget and warnings.");
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> & { type: "object" } {
+/** Levels of an answer's named fields the listing spells out: its own fields, each typed (see `outline`). */
+const ANSWER_OUTLINE_DEPTH = 1;
+/** The budget stub's marker, `budget.truncated: true`, is a field of a field. */
+const STUB_OUTLINE_DEPTH = 2;
+/** Longer enums in an answer (the 42 error codes) are listed as strings: a closed list paid on every tool. */
+const MAX_ANSWER_ENUM_VALUES = 8;
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema & { type: "object" } {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
     io,
     unrepresentable: "any",
-  }) as Record<string, unknown>;
+  }) as JsonSchema;
   return { ...rest, type: "object" };
+}
+
+/** The answer variants: the command's output, the budget stub (reads), the error result. */
+function answerVariants(command: Command): [z.ZodType, z.ZodType, ...z.ZodType[]] {
+  // Error results carry `{error}` as structured content; strict clients validate them against this too.
+  // A read cut down by its budget (a stub, or the minimal signal) may lack fields but always has `budget`.
+  return command.kind === "read" ? [command.output, budgetStubSchema, errorResultSchema] : [command.output, errorResultSchema];
+}
+
+/** Everything zod knows about a command's answers (not listed: tests check real answers against it). */
+export function answerContract(command: Command): JsonSchema & { type: "object" } {
+  return jsonSchema(z.union(answerVariants(command)), "output");
+}
+
+/** One answer variant as listed: outlined, unannotated, without the root's type (the union's root has it). */
+function listedVariant(schema: z.ZodType, depth: number): JsonSchema {
+  const lean = withShortEnums(withoutAnnotations(withoutRedundancy(jsonSchema(schema, "output"))), MAX_ANSWER_ENUM_VALUES);
+  const { type: _object, ...variant } = outline(lean, depth);
+  return variant;
+}
+
+/**
+ * The listed output schema: `type: "object"` at the root (the MCP SDK wraps answers of a non-object
+ * schema in `{result}`) and one variant per kind of answer, each an outline of its zod schema.
+ */
+function listedOutput(command: Command): JsonSchema & { type: "object" } {
+  const variants = answerVariants(command).map((schema) =>
+    listedVariant(schema, schema === budgetStubSchema ? STUB_OUTLINE_DEPTH : ANSWER_OUTLINE_DEPTH),
+  );
+  // An empty variant (an answer outlined to depth 0) accepts every object: the union says no more than its root.
+  return variants.some((variant) => Object.keys(variant).length === 0) ? { type: "object" } : { type: "object", anyOf: variants };
+}
+
+/** The listed input schema: zod's, without its bounds (the server checks them on every call). */
+function listedInput(command: Command): JsonSchema & { type: "object" } {
+  return { ...withoutBounds(withoutRedundancy(jsonSchema(command.input, "input"))), type: "object" };
 }
 
 export function toolDefinition(command: Command): ToolDefinition {
@@ -46,13 +96,8 @@ export function toolDefinition(command: Command): ToolDefinition {
     name: command.tool,
     title: command.title,
     description: command.description,
-    inputSchema: jsonSchema(command.input, "input"),
-    // Error results carry `{error}` as structured content; strict clients validate them against this too.
-    // A read cut down by its budget (a stub, or the minimal signal) may lack fields but always has `budget`.
-    outputSchema: jsonSchema(
-      z.union(read ? [command.output, budgetStubSchema, errorResultSchema] : [command.output, errorResultSchema]),
-      "output",
-    ),
+    inputSchema: listedInput(command),
+    outputSchema: listedOutput(command),
     annotations: {
       title: command.title,
       readOnlyHint: read,
