@@ -107,6 +107,16 @@ export const readFields = {
     .describe("Default budget when none is given: portal 6k, default 20k, audit 80k characters."),
 };
 
+/**
+ * The fields many commands share, with their one description: a listing of every command may say
+ * what they mean once (the server's instructions) instead of on every tool.
+ */
+export const SHARED_FIELD_DESCRIPTIONS: ReadonlyMap<string, string> = new Map(
+  Object.entries({ ...workspaceFields, ...writeFields, ...readFields }).flatMap(([name, schema]) =>
+    schema.description === undefined ? [] : [[name, schema.description] as const],
+  ),
+);
+
 /** Output fields that any read may carry. */
 export const readOutputFields = {
   budget: z

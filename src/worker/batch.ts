@@ -12,7 +12,7 @@
 export const MAX_BATCH_ITEMS = 10;
 /**
  * Bytes of one batch's answer: room for the largest legitimate single answer (`tools/list` of the full
- * toolset, about 371 KB since its schemas were made lean) and then some.
+ * toolset, about 323 KB since its schemas were made lean) and then some.
  */
 export const MAX_BATCH_ANSWER_BYTES = 2 * 1024 * 1024;
 /** JSON-RPC "server error" range: the request was valid, its answer too large to send. */

@@ -14,6 +14,7 @@ import { createMcpHandler, type StatelessMcpHandler } from "agents/mcp/server";
 import { resolveCommand } from "../capabilities/system/command-facts";
 import { findCommand } from "../commands/catalog";
 import { CALL_OP, findPortal, type Portal, stripNamePrefix } from "../commands/portals";
+import { SHARED_FIELD_DESCRIPTIONS } from "../commands/registry";
 import { renderTextBlock } from "../shared/json";
 import type { Result } from "../shared/result";
 import { type CallSession, callCommand } from "./call-command";
@@ -27,8 +28,10 @@ import { TOOL_DEFINITIONS } from "./surfaces/tool-definitions";
 export const SERVER_INFO = { name: "branchmind", version: "0.1.0" };
 export const MCP_ROUTE = "/mcp";
 
-const INSTRUCTIONS =
-  'BranchMind: durable, branchable working memory. Start with `status` (where you are, 1 best + 1 backup next action); every portal takes {op, args} with a golden op, or op "call" + cmd for any command (`system` op schema.get gives its args); `system` op help explains the portals; `open` reopens any ref. Every read is bounded (max_chars, budget_profile); every write is atomic and accepts idempotency_key.';
+/** The fields many tools share, described once here rather than on every tool of the listing. */
+const SHARED_FIELDS = [...SHARED_FIELD_DESCRIPTIONS].map(([name, description]) => `${name}: ${description}`).join(" ");
+
+const INSTRUCTIONS = `BranchMind: durable, branchable working memory. Start with \`status\` (where you are, 1 best + 1 backup next action); every portal takes {op, args} with a golden op, or op "call" + cmd for any command (\`system\` op schema.get gives its args); \`system\` op help explains the portals; \`open\` reopens any ref. Every read is bounded (max_chars, budget_profile); every write is atomic and accepts idempotency_key. Shared arguments: ${SHARED_FIELDS}`;
 
 export interface McpSession extends CallSession {
   surface: SurfaceName;

@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { COMMANDS } from "../../commands/catalog";
-import type { Command } from "../../commands/registry";
+import { type Command, SHARED_FIELD_DESCRIPTIONS } from "../../commands/registry";
 import { errorResultSchema } from "../../shared/errors";
 import { type JsonSchema, outline, withoutAnnotations, withoutBounds, withoutRedundancy, withShortEnums } from "./schema-compaction";
 
@@ -85,9 +85,22 @@ function listedOutput(command: Command): JsonSchema & { type: "object" } {
   return variants.some((variant) => Object.keys(variant).length === 0) ? { type: "object" } : { type: "object", anyOf: variants };
 }
 
-/** The listed input schema: zod's, without its bounds (the server checks them on every call). */
+/**
+ * The listed input schema: zod's, without its bounds (the server checks them on every call) and
+ * without the descriptions of the shared fields (`workspace`, `idempotency_key`, the budgets…), which
+ * the server's instructions give once; a command that describes such a field its own way keeps it.
+ */
 function listedInput(command: Command): JsonSchema & { type: "object" } {
-  return { ...withoutBounds(withoutRedundancy(jsonSchema(command.input, "input"))), type: "object" };
+  const schema = withoutBounds(withoutRedundancy(jsonSchema(command.input, "input")));
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const listed = Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => {
+      if (property.description === undefined || property.description !== SHARED_FIELD_DESCRIPTIONS.get(name)) return [name, property];
+      const { description: _once, ...rest } = property;
+      return [name, rest];
+    }),
+  );
+  return { ...schema, ...(schema.properties === undefined ? {} : { properties: listed }), type: "object" };
 }
 
 export function toolDefinition(command: Command): ToolDefinition {
