@@ -2,8 +2,8 @@
  * The v1 portals (seed 002): a dozen tools that front the whole command catalog. Each portal owns one or
  * more command domains (the first segment of a dotted name), names a few golden ops (short names for its
  * everyday commands) and accepts `op: "call"` with any command (a read-only portal: any read). Pure data
- * derived from the catalog, so
- * the MCP surface, `system ops.summary`, `schema.get` examples and the docs all read the same table.
+ * derived from the catalog, so the MCP surface, `system ops.summary`, `schema.get` examples and the
+ * docs all read the same table.
  * A portal whose domains have no command yet (jobs, records) is not listed until they do.
  */
 import { COMMANDS, findCommand } from "./catalog";
