@@ -2,8 +2,9 @@
 // schema (test/fuzz/arbitraries.ts). Every call is checked for: no HTTP 5xx; a JSON-RPC answer that is
 // a result or a protocol error, never -32603; a tool error typed (code in ERROR_CODES, never
 // INTERNAL_ERROR, non-empty message and recovery_hint); a flat tool's answer valid against its
-// advertised outputSchema; and a rejected call (or a read) changing nothing: every clock (tick, seq, …)
-// and the row count of every table of the workspace and of the Directory are the same after it.
+// advertised outputSchema and the whole answer contract; and a rejected call (or a read) changing
+// nothing: every clock (tick, seq, …) and the row count of every table of the workspace and of the
+// Directory are the same after it.
 //
 // `npm test` runs a short, fixed-seed run (every command reached); `npm run fuzz` runs 10,000 calls.
 // Knobs (Vite's import.meta.env carries VITE_* variables into workerd): VITE_FUZZ_RUNS (total calls),
@@ -18,13 +19,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { exampleArgsOf } from "../src/capabilities/system/command-facts";
 import { exampleValue } from "../src/capabilities/system/examples";
-import { COMMANDS, namesOf } from "../src/commands/catalog";
+import { COMMANDS, findCommand, namesOf } from "../src/commands/catalog";
 import { CALL_OP, domainOf, portals } from "../src/commands/portals";
 import type { Command } from "../src/commands/registry";
 import { DIRECTORY_NAME } from "../src/directory/directory-object";
 import { ERROR_CODES } from "../src/shared/errors";
 import { MAX_REQUEST_BODY_BYTES } from "../src/shared/limits";
-import { TOOL_DEFINITIONS } from "../src/worker/surfaces/tool-definitions";
+import { answerContract, TOOL_DEFINITIONS } from "../src/worker/surfaces/tool-definitions";
 import { envelope, fuzzArgs, type GenOptions, type JsonSchema, jsonRpcJunk, type RawRequest } from "./fuzz/arbitraries";
 import { PROTOCOL, rpc, token } from "./helpers/mcp";
 
@@ -228,17 +229,22 @@ function checkProtocolError(error: unknown, where: string): void {
   if (data && typeof data === "object" && "recovery_hint" in data) checkAppError(data, `${where} (error.data)`);
 }
 
-const validators = new Map<string, Validator>();
+const validators = new Map<string, Validator[]>();
 
-function outputValidator(tool: string): Validator | undefined {
+/**
+ * A flat tool's answers are checked twice: against the listed outputSchema (what a strict client
+ * validates, an outline) and against the whole answer contract zod gives (every nested field).
+ */
+function outputValidators(tool: string): Validator[] {
   const definition = TOOL_DEFINITIONS.get(tool);
-  if (!definition?.outputSchema) return undefined;
-  let validator = validators.get(tool);
-  if (!validator) {
-    validator = new Validator(definition.outputSchema as Schema, "2020-12", false);
-    validators.set(tool, validator);
+  const command = findCommand(tool);
+  if (!definition?.outputSchema || !command) return [];
+  let compiled = validators.get(tool);
+  if (!compiled) {
+    compiled = [definition.outputSchema, answerContract(command)].map((schema) => new Validator(schema as Schema, "2020-12", false));
+    validators.set(tool, compiled);
   }
-  return validator;
+  return compiled;
 }
 
 interface Expectation {
@@ -288,8 +294,10 @@ function checkAnswer(answer: Answer, where: string, expectation: Expectation): O
     if (!structured || typeof structured !== "object") violation("malformed-answer", `${where}: tool result without structuredContent`);
   }
   if (structured && expectation.tool !== undefined) {
-    const verdict = outputValidator(expectation.tool)?.validate(structured);
-    if (verdict && !verdict.valid) {
+    const verdict = outputValidators(expectation.tool)
+      .map((validator) => validator.validate(structured))
+      .find((candidate) => !candidate.valid);
+    if (verdict) {
       const errors = verdict.errors
         .slice(-3)
         .map((error) => `${error.instanceLocation}: ${error.error}`)

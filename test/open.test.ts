@@ -17,7 +17,7 @@ const ids = (list: { id: string }[]) => list.map((item) => item.id);
 const edgeIds = (list: { from: string; rel: string; to: string; direction: string }[]) =>
   list.map((edge) => `${edge.from} ${edge.rel} ${edge.to} (${edge.direction})`);
 
-/** The answer matches the command's own output schema (the one tools/list advertises). */
+/** The answer matches the command's own output schema (tools/list lists an outline of it). */
 function expectShape(payload: Record<string, unknown>): void {
   const parsed = openRef.output.safeParse(payload);
   expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
