@@ -18,7 +18,8 @@ export default defineConfig({
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
-            miniflare: { bindings: { AUTH_MODE: "token", AUTH_SECRET: "test-secret-for-vitest-only" } },
+            // OAUTH_KV switches OAuth on (docs/oauth.md): tests run the server as a deployment that offers it.
+            miniflare: { bindings: { AUTH_MODE: "token", AUTH_SECRET: "test-secret-for-vitest-only" }, kvNamespaces: ["OAUTH_KV"] },
           }),
         ],
         // The first request of a test file pays for transforming the module graph (seconds); later ones take ms.

@@ -20,6 +20,8 @@ declare global {
     ALLOWED_HOSTS?: string;
     /** Browser origins allowed to call besides the server's own and loopback ones (`https://app.example.com`). */
     ALLOWED_ORIGINS?: string;
+    /** OAuth's storage (grants, clients, tokens as hashes): binding it switches OAuth on (docs/oauth.md). */
+    OAUTH_KV?: KVNamespace;
     /** Secret redaction of stored text: "off" stores text as sent; unset or anything else redacts. */
     REDACTION?: string;
   }

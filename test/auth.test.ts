@@ -1,10 +1,14 @@
 // End-to-end: authentication, roles, workspace resolution, URL locks and project guards at the front door.
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CALL_LOG_KEYS, REFUSAL_LOG_KEYS } from "../src/worker/call-log";
-import worker from "../src/worker/index";
+import app from "../src/worker/index";
 import { mintToken, type TokenClaims } from "../src/worker/token";
 import { failure, ok, PROTOCOL, rpc, token } from "./helpers/mcp";
+
+/** The Worker as the runtime calls it, with an execution context of its own. */
+const worker = { fetch: (request: Request, workerEnv: Env) => app.fetch(request, workerEnv, createExecutionContext()) };
 
 describe("bearer tokens", () => {
   it("refuses a missing token with 401 and WWW-Authenticate", async () => {

@@ -2,10 +2,14 @@
 // fetch: preflights are answered before auth, authenticated answers never carry `*`, and a
 // DNS-rebinding-shaped request (Host and Origin both a foreign name) is refused on every route, with or
 // without a token. The operator's lists are tried through the same Worker with an edited environment.
+import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../src/worker/index";
+import app from "../src/worker/index";
 import { rpc, token } from "./helpers/mcp";
+
+/** The Worker as the runtime calls it, with an execution context of its own. */
+const worker = { fetch: (request: Request, workerEnv: Env) => app.fetch(request, workerEnv, createExecutionContext()) };
 
 const LOCAL_TOOL = "http://localhost:6274";
 const EVIL = "evil.example";

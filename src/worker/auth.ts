@@ -14,7 +14,9 @@
 import type { Principal } from "../commands/context";
 import { type AppError, appError } from "../shared/errors";
 import { MAX_AGENT_ID_CHARS } from "../shared/limits";
-import { isTokenIdText, type KeyRing, verifyToken } from "./token";
+import { verifyOAuthToken } from "./oauth/oauth-auth";
+import { oauthEnabled, RESOURCE_METADATA_PATH } from "./oauth/oauth-server";
+import { isTeamToken, isTokenIdText, type KeyRing, type TokenClaims, verifyToken } from "./token";
 
 /** Why a request was refused: what the front door logs (never the token). */
 export interface Refusal {
@@ -24,12 +26,12 @@ export interface Refusal {
 
 export type Authentication = { ok: true; principal: Principal } | { ok: false; response: Response; refusal: Refusal };
 
-type AuthEnv = Pick<Env, "AUTH_MODE" | "AUTH_SECRET" | "AUTH_KEY_ID" | "AUTH_SECRETS" | "AUTH_REVOKED">;
+type AuthEnv = Pick<Env, "AUTH_MODE" | "AUTH_SECRET" | "AUTH_KEY_ID" | "AUTH_SECRETS" | "AUTH_REVOKED" | "OAUTH_KV">;
 
 /** Key id used when AUTH_KEY_ID is not set: tokens minted without --key-id carry it. */
 export const DEFAULT_KEY_ID = "k1";
 const DEV_AGENT = "local";
-const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]*$/;
+export const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]*$/;
 const LIST_SEPARATOR = /[\s,]+/;
 
 function refused(status: number, error: AppError, reason: string, headers: Record<string, string> = {}): Authentication {
@@ -40,13 +42,19 @@ function refused(status: number, error: AppError, reason: string, headers: Recor
   };
 }
 
-function unauthorized(reason: string): Authentication {
-  return refused(
-    401,
-    appError("UNAUTHORIZED", `Authentication failed: ${reason}.`, "Send `Authorization: Bearer <token>`; mint one with `npm run token`."),
-    reason,
-    { "WWW-Authenticate": `Bearer realm="branchmind", error="invalid_token", error_description="${reason}"` },
-  );
+/**
+ * A 401 whose challenge names the reason (clients show `error_description`) and, when OAuth is on,
+ * where its protected-resource metadata is (RFC 9728), so a client can start the OAuth flow.
+ */
+function unauthorized(reason: string, resourceMetadataUrl?: string): Authentication {
+  const metadata = resourceMetadataUrl === undefined ? "" : `, resource_metadata="${resourceMetadataUrl}"`;
+  const hint =
+    resourceMetadataUrl === undefined
+      ? "Send `Authorization: Bearer <token>`; mint one with `npm run token`."
+      : "Send `Authorization: Bearer <token>` (a team token from `npm run token`), or connect through OAuth (docs/oauth.md).";
+  return refused(401, appError("UNAUTHORIZED", `Authentication failed: ${reason}.`, hint), reason, {
+    "WWW-Authenticate": `Bearer realm="branchmind"${metadata}, error="invalid_token", error_description="${reason}"`,
+  });
 }
 
 /** A configuration problem: the message names the variable, never its value. */
@@ -140,6 +148,28 @@ export function revokedIdsOf(env: AuthEnv): Parsed<ReadonlySet<string>> {
   return revoked;
 }
 
+/** A team token's claims when it is valid now (signature, key, expiry, not revoked), or why it is not. */
+export async function verifyTeamToken(
+  env: AuthEnv,
+  token: string,
+  nowMs: number,
+): Promise<{ ok: true; claims: TokenClaims } | { ok: false; reason: string }> {
+  const keys = keyRingOf(env);
+  if (!keys.ok) return { ok: false, reason: keys.message };
+  const revoked = revokedIdsOf(env);
+  if (!revoked.ok) return { ok: false, reason: revoked.message };
+  const check = await verifyToken(keys.value, token, Math.floor(nowMs / 1000));
+  if (!check.ok) return { ok: false, reason: check.reason };
+  if (check.claims.jti !== undefined && revoked.value.has(check.claims.jti)) return { ok: false, reason: "token revoked" };
+  return { ok: true, claims: check.claims };
+}
+
+/** The revoked token ids, or undefined when AUTH_REVOKED is malformed (OAuth's refresh check reads them too). */
+export function revokedTokenIds(env: AuthEnv): ReadonlySet<string> | undefined {
+  const revoked = revokedIdsOf(env);
+  return revoked.ok ? revoked.value : undefined;
+}
+
 export async function authenticate(request: Request, env: AuthEnv, nowMs: number): Promise<Authentication> {
   if (env.AUTH_MODE === "dev") {
     const agent = request.headers.get("X-Agent-Id")?.trim() || DEV_AGENT;
@@ -161,13 +191,19 @@ export async function authenticate(request: Request, env: AuthEnv, nowMs: number
   const revoked = revokedIdsOf(env);
   if (!revoked.ok) return misconfigured(revoked);
 
+  const oauth = oauthEnabled(env) ? new URL(request.url).origin : undefined;
+  const challenge = oauth === undefined ? undefined : `${oauth}${RESOURCE_METADATA_PATH}`;
   const header = request.headers.get("Authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match?.[1]) return unauthorized("missing bearer token");
+  if (!match?.[1]) return unauthorized("missing bearer token", challenge);
+  if (oauth !== undefined && !isTeamToken(match[1])) {
+    const grant = await verifyOAuthToken(oauth, match[1], env as Env, revokedTokenIds, Math.floor(nowMs / 1000));
+    return grant.ok ? { ok: true, principal: grant.principal } : unauthorized(grant.reason, challenge);
+  }
   const check = await verifyToken(keys.value, match[1], Math.floor(nowMs / 1000));
-  if (!check.ok) return unauthorized(check.reason);
+  if (!check.ok) return unauthorized(check.reason, challenge);
   const { claims } = check;
-  if (claims.jti !== undefined && revoked.value.has(claims.jti)) return unauthorized("token revoked");
+  if (claims.jti !== undefined && revoked.value.has(claims.jti)) return unauthorized("token revoked", challenge);
   return {
     ok: true,
     principal: {

@@ -15,6 +15,8 @@ import { boundedBatchAnswer, oversizedBatch } from "./batch";
 import { checkBrowserRules, preflightAnswer, withBrowserHeaders } from "./browser-policy";
 import { refusalLogLine } from "./call-log";
 import { MCP_ROUTE, SERVER_INFO, serveMcp } from "./mcp";
+import { serveOAuth } from "./oauth/oauth-routes";
+import { oauthEnabled } from "./oauth/oauth-server";
 import { browserRuleOf, type Route, route } from "./routes";
 import { connectionOf, DEFAULT_SURFACE, isSurfaceName, SURFACE_NAMES, type SurfaceName } from "./surfaces/surfaces";
 import { serveViewerApi } from "./viewer-api";
@@ -67,7 +69,12 @@ function jsonMessageOf(body: ArrayBuffer | undefined): object | undefined {
 }
 
 /** Serves a request the host and origin policy accepted (preflights are answered before this). */
-async function serveRoute(request: Request, url: URL, target: Exclude<Route, { kind: "not_found" }>, env: Env): Promise<Response> {
+async function serveRoute(
+  request: Request,
+  url: URL,
+  target: Exclude<Route, { kind: "not_found" | "oauth" }>,
+  env: Env,
+): Promise<Response> {
   if (target.kind === "health") return Response.json({ ok: true, server: SERVER_INFO });
 
   let surface: SurfaceName = DEFAULT_SURFACE;
@@ -123,10 +130,10 @@ async function serveRoute(request: Request, url: URL, target: Exclude<Route, { k
 }
 
 export default {
-  async fetch(request: Request, env: Env): Promise<Response> {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     const url = new URL(request.url);
     const target = route(url.pathname);
-    if (target.kind === "not_found") return new Response("Not Found", { status: 404 });
+    if (target.kind === "not_found" || (target.kind === "oauth" && !oauthEnabled(env))) return new Response("Not Found", { status: 404 });
     const rule = browserRuleOf(target);
     const verdict = checkBrowserRules(request, rule, env);
     if (!verdict.ok) {
@@ -135,6 +142,11 @@ export default {
       return refuse(body, error.code, reason);
     }
     if (request.method === "OPTIONS") return preflightAnswer(request, rule, verdict.origin);
+    if (target.kind === "oauth") {
+      const declared = Number(request.headers.get("Content-Length") ?? "0");
+      if (declared > MAX_REQUEST_BODY_BYTES) return refuse(tooLarge(), "PAYLOAD_TOO_LARGE", "request body too large");
+      return withBrowserHeaders(await serveOAuth(request, target.endpoint, env, ctx), rule, verdict.origin);
+    }
     return withBrowserHeaders(await serveRoute(request, url, target, env), rule, verdict.origin);
   },
 } satisfies ExportedHandler<Env>;

@@ -33,6 +33,11 @@ const ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 const TOKEN_ID_BYTES = 8;
 const encoder = new TextEncoder();
 
+/** Whether a bearer credential is a team token (rather than an OAuth access token). */
+export function isTeamToken(token: string): boolean {
+  return token.startsWith(`${PREFIX}.`);
+}
+
 export function isTokenIdText(text: string): boolean {
   return ID_PATTERN.test(text);
 }

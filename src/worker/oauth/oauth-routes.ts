@@ -1,0 +1,24 @@
+/**
+ * The OAuth routes of the front door, served only while OAuth is on (oauth-server.ts): the protected
+ * resource's metadata (RFC 9728, ours), the authorization server's metadata, token, revocation and
+ * registration endpoints (the library's), and the consent page (consent.ts). Which path is which is
+ * `routes.ts`'s; the browser rules (public for everything but the consent page) are too.
+ */
+import { revokedTokenIds } from "../auth";
+import { serveAuthorize } from "./consent";
+import { authorizationServerFor, resourceMetadata } from "./oauth-server";
+
+export type OAuthEndpoint = "resource_metadata" | "authorization_server" | "authorize";
+
+/** Metadata changes only with a deployment: clients may keep it an hour. */
+const METADATA_MAX_AGE_S = 3600;
+
+export async function serveOAuth(request: Request, endpoint: OAuthEndpoint, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const origin = new URL(request.url).origin;
+  if (endpoint === "resource_metadata") {
+    if (request.method !== "GET") return new Response(null, { status: 405, headers: { Allow: "GET" } });
+    return Response.json(resourceMetadata(origin), { headers: { "Cache-Control": `public, max-age=${METADATA_MAX_AGE_S}` } });
+  }
+  if (endpoint === "authorize") return serveAuthorize(request, env, Date.now());
+  return authorizationServerFor(origin, revokedTokenIds).fetch(request, env, ctx);
+}

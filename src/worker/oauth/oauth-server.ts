@@ -1,0 +1,117 @@
+/**
+ * OAuth 2.1 beside the team tokens (docs/oauth.md), with `@cloudflare/workers-oauth-provider` as the
+ * authorization server. This module owns the configuration: when OAuth is on (a deployment that binds
+ * `OAUTH_KV`, never dev mode), the server for an origin (its issuer and its one protected resource, the
+ * origin itself, so `/mcp` and every `/w/<workspace>/mcp` are covered), the scopes and what they allow,
+ * what a grant carries (`GrantProps`), and the checks a grant must pass on every use: it ends no later
+ * than the team token it was made with, and revoking that token cuts it off.
+ */
+import { OAuthAuthorizationServer, OAuthError, type TokenExchangeCallbackOptions } from "@cloudflare/workers-oauth-provider";
+import type { Principal, Role } from "../../commands/context";
+
+/** The scopes, one per role: a grant's highest scope is the role its calls get (never more than its token's). */
+export const OAUTH_SCOPES = ["read", "write", "admin"] as const satisfies readonly Role[];
+export const AUTHORIZE_PATH = "/authorize";
+export const TOKEN_PATH = "/oauth/token";
+export const REGISTER_PATH = "/oauth/register";
+export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
+export const AUTHORIZATION_SERVER_METADATA_PATH = "/.well-known/oauth-authorization-server";
+/** An access token lives an hour (the library's default); the grant behind it lives on through refreshes. */
+const ACCESS_TOKEN_TTL_S = 3600;
+/** Key id a grant's principal shows in logs: the call came through OAuth, not a team token's key. */
+export const OAUTH_KEY_ID = "oauth";
+
+type OAuthEnv = Pick<Env, "AUTH_MODE" | "OAUTH_KV">;
+
+/** OAuth is switched on by binding its KV namespace; dev mode (no tokens at all) never offers it. */
+export function oauthEnabled(env: OAuthEnv): boolean {
+  return env.AUTH_MODE !== "dev" && env.OAUTH_KV !== undefined;
+}
+
+/** What a grant carries, fixed when a person consents with a team token. */
+export interface GrantProps {
+  agent_id: string;
+  workspaces: string[];
+  /** The role consented to (at most the team token's). */
+  role: Role;
+  /** The team token's id, when it has one: listing it in AUTH_REVOKED cuts this grant off. */
+  token_jti?: string;
+  /** Unix seconds after which the grant is over: the consented lifetime, never past the team token's expiry. */
+  not_after: number;
+}
+
+/** The one protected resource of a deployment: its origin. */
+export function resourceOf(origin: string): string {
+  return origin;
+}
+
+/** Why a grant may no longer be used, or undefined when it may. */
+export function grantProblem(props: GrantProps, revoked: ReadonlySet<string>, nowS: number): string | undefined {
+  if (props.token_jti !== undefined && revoked.has(props.token_jti)) return "the team token behind this grant was revoked";
+  if (nowS >= props.not_after) return "this grant has ended (its lifetime, or its team token's, is over)";
+  return undefined;
+}
+
+const ROLE_RANK: Record<Role, number> = { read: 0, write: 1, admin: 2 };
+
+/** The role a token's scopes allow, capped by the grant's role; undefined when no scope names a role. */
+export function roleOfScopes(scopes: readonly string[], cap: Role): Role | undefined {
+  const granted = OAUTH_SCOPES.filter((scope) => scopes.includes(scope));
+  const highest = granted.at(-1);
+  if (highest === undefined) return undefined;
+  return ROLE_RANK[highest] <= ROLE_RANK[cap] ? highest : cap;
+}
+
+/** Every scope up to `role`: a write grant reads too. */
+export function scopesUpTo(role: Role): string[] {
+  return OAUTH_SCOPES.filter((scope) => ROLE_RANK[scope] <= ROLE_RANK[role]);
+}
+
+export function principalOf(props: GrantProps, role: Role): Principal {
+  return { agent_id: props.agent_id, workspaces: props.workspaces, role, key_id: OAUTH_KEY_ID };
+}
+
+/** The revoked token ids, as the refresh check reads them (AUTH_REVOKED is parsed by auth.ts's rules). */
+export type RevokedIds = (env: Env) => ReadonlySet<string> | undefined;
+
+const servers = new Map<string, OAuthAuthorizationServer<Env>>();
+
+/**
+ * The authorization server of one origin (built once per isolate and origin: the library fixes its
+ * issuer and resources at construction). A refresh runs the grant's checks again, so an ended or
+ * revoked grant stops getting access tokens too.
+ */
+export function authorizationServerFor(origin: string, revokedIds: RevokedIds): OAuthAuthorizationServer<Env> {
+  let server = servers.get(origin);
+  if (server === undefined) {
+    server = new OAuthAuthorizationServer<Env>({
+      issuer: origin,
+      resources: [resourceOf(origin)],
+      defaultResource: resourceOf(origin),
+      authorizeEndpoint: AUTHORIZE_PATH,
+      tokenEndpoint: TOKEN_PATH,
+      clientRegistrationEndpoint: REGISTER_PATH,
+      scopesSupported: [...OAUTH_SCOPES],
+      accessTokenTTL: ACCESS_TOKEN_TTL_S,
+      tokenExchangeCallback: (options: TokenExchangeCallbackOptions<Env>) => {
+        const revoked = revokedIds(options.env);
+        if (revoked === undefined) throw new OAuthError("temporarily_unavailable", { description: "server misconfigured" });
+        const problem = grantProblem(options.props as GrantProps, revoked, Math.floor(Date.now() / 1000));
+        if (problem !== undefined) throw new OAuthError("invalid_grant", { description: problem });
+      },
+    });
+    servers.set(origin, server);
+  }
+  return server;
+}
+
+/** RFC 9728: where a client learns which authorization server guards this resource. */
+export function resourceMetadata(origin: string): Record<string, unknown> {
+  return {
+    resource: resourceOf(origin),
+    authorization_servers: [origin],
+    scopes_supported: [...OAUTH_SCOPES],
+    bearer_methods_supported: ["header"],
+    resource_name: "BranchMind",
+  };
+}
