@@ -251,7 +251,8 @@ describe("a grant", () => {
     const tokens = await connect(bearer, { role: "read", agent_id: "bob-reader" });
     expect(tokens.scope).toBe("read");
     const write = await structured(await callWith(tokens.access_token, "notes_commit", { workspace: "oauth/r", content: "x" }));
-    expect(write.error.code).toBe("FORBIDDEN");
+    expect(write.error).toMatchObject({ code: "FORBIDDEN", details: { scope_required: "write" } });
+    expect(write.error.message).toContain("OAuth scope write");
     const read = await structured(await callWith(tokens.access_token, "show", { workspace: "oauth/r", doc: "notes" }));
     expect(read.error).toBeUndefined();
   });

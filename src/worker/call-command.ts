@@ -20,6 +20,7 @@ import { err, ok, type Result } from "../shared/result";
 import { illFormedError, illFormedFields } from "../shared/stored-text";
 import { type RenderedSuggestion, suggest, unfilledFields } from "../shared/suggestion";
 import type { WorkspaceSummary } from "../workspace/workspace-object";
+import { OAUTH_KEY_ID } from "./oauth/oauth-server";
 import { resolveProject, resolveProjectSettled, resolveWorkspace } from "./workspace-resolution";
 
 export interface CallSession {
@@ -170,15 +171,16 @@ async function runCommand(
   }
   const needed = command.requiresRole ?? (command.kind === "write" ? "write" : "read");
   if (ROLE_RANK[principal.role] < ROLE_RANK[needed]) {
+    // An OAuth grant's role is its scope: the app must be authorized again with the scope named.
+    const oauth = principal.key_id === OAUTH_KEY_ID;
     return err(
       appError(
         "FORBIDDEN",
-        `${command.tool} needs role ${needed}; your token has role ${principal.role}.`,
-        `Use a token with role ${needed}.`,
-        {
-          role: principal.role,
-          required: needed,
-        },
+        oauth
+          ? `${command.tool} needs the OAuth scope ${needed}; this app's grant has ${principal.role}.`
+          : `${command.tool} needs role ${needed}; your token has role ${principal.role}.`,
+        oauth ? `Connect the app again and grant it the role ${needed} (scope ${needed}).` : `Use a token with role ${needed}.`,
+        { role: principal.role, required: needed, ...(oauth ? { scope_required: needed } : {}) },
       ),
     );
   }

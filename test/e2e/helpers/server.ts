@@ -10,7 +10,7 @@
  * of its pipe closes. `groupId` names the group, so a test can check that nothing of it is left.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEV_SERVER_ENV, freePort, snapshotProject, spawnWrangler, waitForHealth } from "../../../scripts/lib/wrangler-dev.ts";
@@ -28,7 +28,15 @@ export interface E2eServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(root: string): Promise<E2eServer> {
+/** A deployment that offers OAuth binds its KV namespace (docs/oauth.md); locally wrangler simulates it. */
+const OAUTH_KV_BINDING = '\n[[kv_namespaces]]\nbinding = "OAUTH_KV"\nid = "e2e-oauth-kv"\n';
+
+export interface ServerOptions {
+  /** Bind OAUTH_KV in the snapshot's wrangler.toml, which switches OAuth on. */
+  oauth?: boolean;
+}
+
+export async function startServer(root: string, options: ServerOptions = {}): Promise<E2eServer> {
   const started = Date.now();
   const port = await freePort();
   const work = mkdtempSync(join(tmpdir(), "branchmind-e2e-"));
@@ -41,6 +49,7 @@ export async function startServer(root: string): Promise<E2eServer> {
   };
   try {
     snapshotProject(root, app);
+    if (options.oauth === true) appendFileSync(join(app, "wrangler.toml"), OAUTH_KV_BINDING);
     mkdirSync(state);
     const secret = randomBytes(32).toString("base64url");
     server = spawnWrangler({ root, app, state, port, vars: {}, secrets: { AUTH_SECRET: secret }, env: DEV_SERVER_ENV });
