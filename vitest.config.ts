@@ -7,6 +7,16 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 const E2E_TESTS = "test/e2e/**/*.e2e.test.ts";
+/** A client that names itself by a metadata document (CIMD) at an HTTPS URL, as test/oauth.test.ts uses it. */
+const CIMD_CLIENT_ID = "https://client.example/oauth/client.json";
+const CIMD_DOCUMENT = {
+  client_id: CIMD_CLIENT_ID,
+  client_name: "Metadata Client",
+  redirect_uris: ["http://localhost:33418/callback"],
+  grant_types: ["authorization_code", "refresh_token"],
+  response_types: ["code"],
+  token_endpoint_auth_method: "none",
+};
 
 export default defineConfig({
   test: {
@@ -19,7 +29,15 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             // OAUTH_KV switches OAuth on (docs/oauth.md): tests run the server as a deployment that offers it.
-            miniflare: { bindings: { AUTH_MODE: "token", AUTH_SECRET: "test-secret-for-vitest-only" }, kvNamespaces: ["OAUTH_KV"] },
+            // outboundService stands in for the internet: it serves the one client metadata document the OAuth tests use.
+            miniflare: {
+              bindings: { AUTH_MODE: "token", AUTH_SECRET: "test-secret-for-vitest-only" },
+              kvNamespaces: ["OAUTH_KV"],
+              outboundService: (request: Request) =>
+                request.url === CIMD_CLIENT_ID
+                  ? Response.json(CIMD_DOCUMENT, { headers: { "cache-control": "no-store" } })
+                  : new Response("not found", { status: 404 }),
+            },
           }),
         ],
         // The first request of a test file pays for transforming the module graph (seconds); later ones take ms.

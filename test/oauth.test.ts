@@ -57,8 +57,8 @@ interface Started {
   clientId: string;
 }
 
-async function startAuthorization(scope = "read write"): Promise<Started> {
-  const clientId = await registerClient();
+async function startAuthorization(scope = "read write", client?: string): Promise<Started> {
+  const clientId = client ?? (await registerClient());
   const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
   const challenge = base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
   const query = new URLSearchParams({
@@ -113,7 +113,7 @@ async function connect(teamToken: string, fields: Record<string, string> = {}) {
   const started = await startAuthorization();
   const decided = await consent(started, { team_token: teamToken, ...fields });
   expect(decided.status, await decided.clone().text()).toBe(302);
-  return exchange(started, decided.headers.get("location") ?? "");
+  return { ...(await exchange(started, decided.headers.get("location") ?? "")), clientId: started.clientId };
 }
 
 async function callWith(bearer: string, name: string, args: Record<string, unknown>, workerEnv?: Env) {
@@ -235,6 +235,20 @@ describe("the consent page", () => {
   });
 });
 
+describe("clients", () => {
+  it("may name themselves by a metadata document (CIMD): the page shows its verified domain", async () => {
+    const started = await startAuthorization("read", "https://client.example/oauth/client.json");
+    expect(started.page).toContain("Connect Metadata Client to BranchMind?");
+    expect(started.page).toContain("Published by <strong>client.example</strong>");
+    const bearer = await token({ agent: "erin", workspaces: ["oauth/*"], role: "read" });
+    const decided = await consent(started, { team_token: bearer, role: "read" });
+    expect(decided.status).toBe(302);
+    const tokens = await exchange(started, decided.headers.get("location") ?? "");
+    const note = await structured(await callWith(tokens.access_token, "show", { workspace: "oauth/m", doc: "notes" }));
+    expect(note.error).toBeUndefined();
+  });
+});
+
 describe("a grant", () => {
   it("calls as its own agent (the token's id with the app's name), within its workspaces", async () => {
     const bearer = await token({ agent: "alice", workspaces: ["oauth/*"], role: "write" });
@@ -300,6 +314,50 @@ describe("a grant", () => {
     );
     expect(noRefresh.status).toBe(400);
     expect(((await noRefresh.json()) as { error: string }).error).toBe("invalid_grant");
+  });
+
+  it("is refused once its access token is revoked, and at another origin (another audience)", async () => {
+    const bearer = await token({ agent: "frank", workspaces: ["oauth/*"], role: "write" });
+    const tokens = await connect(bearer);
+    const elsewhere = await app.fetch(
+      new Request("http://127.0.0.1/mcp?toolset=full", {
+        method: "POST",
+        headers: {
+          host: "127.0.0.1",
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${tokens.access_token}`,
+          "mcp-protocol-version": PROTOCOL,
+          "mcp-method": "tools/list",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/list",
+          params: {
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": PROTOCOL,
+              "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
+              "io.modelcontextprotocol/clientCapabilities": {},
+            },
+          },
+        }),
+      }),
+      env as Env,
+      createExecutionContext(),
+    );
+    expect(elsewhere.status).toBe(401);
+    await elsewhere.body?.cancel();
+    const revoked = await send("/oauth/token", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: tokens.access_token, token_type_hint: "access_token", client_id: tokens.clientId }).toString(),
+    });
+    expect(revoked.status).toBe(200);
+    await revoked.body?.cancel();
+    const after = await callWith(tokens.access_token, "ping", { workspace: "oauth/f" });
+    expect(after.status).toBe(401);
+    await after.body?.cancel();
   });
 
   it("leaves team tokens working on the same endpoint", async () => {

@@ -57,6 +57,17 @@ function unauthorized(reason: string, resourceMetadataUrl?: string): Authenticat
   });
 }
 
+/** A valid OAuth token whose scopes allow nothing here: 403 naming the least scope that would (RFC 6750 §3.1). */
+function insufficientScope(reason: string, resourceMetadataUrl?: string): Authentication {
+  const metadata = resourceMetadataUrl === undefined ? "" : `, resource_metadata="${resourceMetadataUrl}"`;
+  return refused(
+    403,
+    appError("FORBIDDEN", `Not allowed: ${reason}.`, "Connect the app again and grant it at least the read role (scope read)."),
+    reason,
+    { "WWW-Authenticate": `Bearer realm="branchmind"${metadata}, error="insufficient_scope", scope="read", error_description="${reason}"` },
+  );
+}
+
 /** A configuration problem: the message names the variable, never its value. */
 interface Problem {
   message: string;
@@ -198,7 +209,8 @@ export async function authenticate(request: Request, env: AuthEnv, nowMs: number
   if (!match?.[1]) return unauthorized("missing bearer token", challenge);
   if (oauth !== undefined && !isTeamToken(match[1])) {
     const grant = await verifyOAuthToken(oauth, match[1], env as Env, revokedTokenIds, Math.floor(nowMs / 1000));
-    return grant.ok ? { ok: true, principal: grant.principal } : unauthorized(grant.reason, challenge);
+    if (grant.ok) return { ok: true, principal: grant.principal };
+    return grant.insufficientScope ? insufficientScope(grant.reason, challenge) : unauthorized(grant.reason, challenge);
   }
   const check = await verifyToken(keys.value, match[1], Math.floor(nowMs / 1000));
   if (!check.ok) return unauthorized(check.reason, challenge);

@@ -116,8 +116,9 @@ async function decide(oauth: OAuthHelpers, request: Request, env: Env, nowMs: nu
   const approved = await oauth.approveConsent(request, handle, { scope });
   const { redirectTo } = await oauth.completeAuthorization({
     request: approved.request,
-    userId: encodeURIComponent(choice.props.agent_id),
-    metadata: { token_jti: choice.props.token_jti ?? null, token_agent: token.claims.sub },
+    // The person is the team token's agent: their grants are listed and revoked under it (grants.ts).
+    userId: encodeURIComponent(token.claims.sub),
+    metadata: { agent_id: choice.props.agent_id, client_name: details.clientName },
     scope,
     props: choice.props,
   });

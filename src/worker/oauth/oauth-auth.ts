@@ -15,7 +15,8 @@ import {
   roleOfScopes,
 } from "./oauth-server";
 
-export type GrantCheck = { ok: true; principal: Principal } | { ok: false; reason: string };
+/** `insufficientScope`: the token is valid but no scope of it lets it do anything here (a 403, not a 401). */
+export type GrantCheck = { ok: true; principal: Principal } | { ok: false; reason: string; insufficientScope?: true };
 
 export async function verifyOAuthToken(origin: string, token: string, env: Env, revokedIds: RevokedIds, nowS: number): Promise<GrantCheck> {
   const revoked = revokedIds(env) ?? new Set<string>();
@@ -26,6 +27,8 @@ export async function verifyOAuthToken(origin: string, token: string, env: Env, 
   const problem = grantProblem(props, revoked, nowS);
   if (problem !== undefined) return { ok: false, reason: problem };
   const role = roleOfScopes(validated.scope, props.role);
-  if (role === undefined) return { ok: false, reason: "OAuth token grants no scope of this server (read, write, admin)" };
+  if (role === undefined) {
+    return { ok: false, reason: "the OAuth token grants no scope of this server (read, write or admin)", insufficientScope: true };
+  }
   return { ok: true, principal: principalOf(props, role) };
 }

@@ -91,6 +91,8 @@ export function authorizationServerFor(origin: string, revokedIds: RevokedIds): 
       authorizeEndpoint: AUTHORIZE_PATH,
       tokenEndpoint: TOKEN_PATH,
       clientRegistrationEndpoint: REGISTER_PATH,
+      // Client ID metadata documents (an HTTPS URL as client_id), which the current MCP spec prefers to DCR.
+      clientIdMetadataDocumentEnabled: true,
       scopesSupported: [...OAUTH_SCOPES],
       accessTokenTTL: ACCESS_TOKEN_TTL_S,
       tokenExchangeCallback: (options: TokenExchangeCallbackOptions<Env>) => {
