@@ -360,6 +360,32 @@ describe("a grant", () => {
     await after.body?.cancel();
   });
 
+  it("is listed to the person whose team token made it, and revoked from there", async () => {
+    const bearer = await token({ agent: "gina", workspaces: ["oauth/*"], role: "write" });
+    const tokens = await connect(bearer, { agent_id: "gina-laptop" });
+    const other = await token({ agent: "hank", workspaces: ["oauth/*"], role: "write" });
+    const form = (fields: Record<string, string>) => ({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const listed = await (await send("/oauth/grants", form({ action: "list", team_token: bearer }))).text();
+    expect(listed).toContain("gina-laptop");
+    expect(listed).toContain("Test Client");
+    const grantId = /name="grant_id" value="([^"]+)"/.exec(listed)?.[1] ?? "";
+    expect(grantId).not.toBe("");
+    const othersView = await (await send("/oauth/grants", form({ action: "list", team_token: other }))).text();
+    expect(othersView).not.toContain("gina-laptop");
+    const notTheirs = await (await send("/oauth/grants", form({ action: "revoke", grant_id: grantId, team_token: other }))).text();
+    expect(notTheirs).not.toContain("Revoked:");
+    expect((await structured(await callWith(tokens.access_token, "ping", { workspace: "oauth/g" }))).error).toBeUndefined();
+    const revoked = await (await send("/oauth/grants", form({ action: "revoke", grant_id: grantId, team_token: bearer }))).text();
+    expect(revoked).toContain("Revoked: Test Client");
+    const after = await callWith(tokens.access_token, "ping", { workspace: "oauth/g" });
+    expect(after.status).toBe(401);
+    await after.body?.cancel();
+  });
+
   it("leaves team tokens working on the same endpoint", async () => {
     const answer = await structured(await callWith(await token({ agent: "dave" }), "ping", { workspace: "oauth/d" }));
     expect(answer.error).toBeUndefined();

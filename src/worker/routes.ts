@@ -10,6 +10,7 @@ import type { OAuthEndpoint } from "./oauth/oauth-routes";
 import {
   AUTHORIZATION_SERVER_METADATA_PATH,
   AUTHORIZE_PATH,
+  GRANTS_PATH,
   REGISTER_PATH,
   RESOURCE_METADATA_PATH,
   TOKEN_PATH,
@@ -29,6 +30,7 @@ const MCP_SUFFIX = "/mcp";
 /** The OAuth paths (served only while OAuth is on; otherwise the front door answers 404). */
 function oauthEndpointOf(pathname: string): OAuthEndpoint | undefined {
   if (pathname === AUTHORIZE_PATH) return "authorize";
+  if (pathname === GRANTS_PATH) return "grants";
   if (pathname === RESOURCE_METADATA_PATH || pathname.startsWith(`${RESOURCE_METADATA_PATH}/`)) return "resource_metadata";
   if (pathname === TOKEN_PATH || pathname === REGISTER_PATH) return "authorization_server";
   if (pathname === AUTHORIZATION_SERVER_METADATA_PATH || pathname.startsWith(`${AUTHORIZATION_SERVER_METADATA_PATH}/`))
@@ -60,12 +62,12 @@ const API_RULE: BrowserRule = { access: "authenticated", methods: "GET, POST" };
 const HEALTH_RULE: BrowserRule = { access: "public", methods: "GET" };
 /** OAuth's metadata, token and registration endpoints: browser-based clients on any origin reach them. */
 const OAUTH_PUBLIC_RULE: BrowserRule = { access: "public", methods: "GET, POST" };
-/** The consent page: a top-level page that posts to itself. */
+/** The consent and grants pages: top-level pages that post to themselves. */
 const CONSENT_RULE: BrowserRule = { access: "authenticated", methods: "GET, POST" };
 
 /** How browsers may reach a route: only routes that need no token are public. */
 export function browserRuleOf(target: Exclude<Route, { kind: "not_found" }>): BrowserRule {
   if (target.kind === "health") return HEALTH_RULE;
-  if (target.kind === "oauth") return target.endpoint === "authorize" ? CONSENT_RULE : OAUTH_PUBLIC_RULE;
+  if (target.kind === "oauth") return target.endpoint === "authorize" || target.endpoint === "grants" ? CONSENT_RULE : OAUTH_PUBLIC_RULE;
   return target.kind === "api" ? API_RULE : MCP_RULE;
 }

@@ -14,6 +14,7 @@ export const OAUTH_SCOPES = ["read", "write", "admin"] as const satisfies readon
 export const AUTHORIZE_PATH = "/authorize";
 export const TOKEN_PATH = "/oauth/token";
 export const REGISTER_PATH = "/oauth/register";
+export const GRANTS_PATH = "/oauth/grants";
 export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 export const AUTHORIZATION_SERVER_METADATA_PATH = "/.well-known/oauth-authorization-server";
 /** An access token lives an hour (the library's default); the grant behind it lives on through refreshes. */
