@@ -127,6 +127,21 @@ const handOff: PromptDefinition = {
     `${JSON.stringify(given(args, "to_agent"))} then claims the job (the queuing call answers its id) and runs the resume_work prompt.`,
 };
 
+/** A Record-Sync session's last steps, as seed 004 patterns 1 and 2 end: a record under `parent`, save, close. */
+function reasonSaveClose(parent: string, type: string): PromptStep[] {
+  return [
+    {
+      call: suggest(
+        "records.create",
+        { parent_id: fill(parent), type, title: fill("title"), summary: fill("1-2 sentences"), body: fill("body"), session_id: SESSION },
+        "Reason under it",
+      ),
+    },
+    { call: suggest("records.save_session", { session_id: SESSION, summary: fill("what you did") }, "Save") },
+    { call: suggest("records.close_session", { session_id: SESSION }, "End the session") },
+  ];
+}
+
 const continueTopic: PromptDefinition = {
   name: "continue_topic",
   title: "Continue a Record-Sync topic",
@@ -138,22 +153,7 @@ const continueTopic: PromptDefinition = {
     { call: suggest("records.search", { query: given(args, "topic"), limit: 5 }, "Find the record") },
     { call: suggest("records.activate", { id: fill("record id") }, "Load it with its context; keep its session_id") },
     { call: suggest("records.sync", { session_id: SESSION }, "Pull other sessions' changes"), when: "when an answer says stale" },
-    {
-      call: suggest(
-        "records.create",
-        {
-          parent_id: fill("record id"),
-          type: "note",
-          title: fill("title"),
-          summary: fill("1-2 sentences"),
-          body: fill("body"),
-          session_id: SESSION,
-        },
-        "Reason under it",
-      ),
-    },
-    { call: suggest("records.save_session", { session_id: SESSION, summary: fill("what you did") }, "Save") },
-    { call: suggest("records.close_session", { session_id: SESSION }, "End the session") },
+    ...reasonSaveClose("record id", "note"),
   ],
   outro: () => "",
 };
@@ -178,22 +178,7 @@ const startTopic: PromptDefinition = {
         "The root question: activated, starts a session; keep its id and session_id",
       ),
     },
-    {
-      call: suggest(
-        "records.create",
-        {
-          parent_id: fill("question id"),
-          type: "hypothesis",
-          title: fill("title"),
-          summary: fill("1-2 sentences"),
-          body: fill("body"),
-          session_id: SESSION,
-        },
-        "Reason under it",
-      ),
-    },
-    { call: suggest("records.save_session", { session_id: SESSION, summary: fill("what you did") }, "Save") },
-    { call: suggest("records.close_session", { session_id: SESSION }, "End the session") },
+    ...reasonSaveClose("question id", "hypothesis"),
   ],
   outro: () => "",
 };
