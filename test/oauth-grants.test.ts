@@ -22,7 +22,7 @@ describe("a grant", () => {
 
   it("with the read role reads but does not write", async () => {
     const bearer = await token({ agent: "bob", workspaces: ["oauth/*"], role: "write" });
-    const tokens = await connect(bearer, { role: "read", agent_id: "bob-reader" });
+    const tokens = await connect(bearer, { role: "read", agent_id: "bob.reader" });
     expect(tokens.scope).toBe("read");
     const write = await structured(await callWith(tokens.access_token, "notes_commit", { workspace: "oauth/r", content: "x" }));
     expect(write.error).toMatchObject({ code: "FORBIDDEN", details: { scope_required: "write" } });
@@ -122,7 +122,7 @@ describe("a grant", () => {
 
   it("is listed to the person whose team token made it, and revoked from there", async () => {
     const bearer = await token({ agent: "gina", workspaces: ["oauth/*"], role: "write" });
-    const tokens = await connect(bearer, { agent_id: "gina-laptop" });
+    const tokens = await connect(bearer, { agent_id: "gina.laptop" });
     const other = await token({ agent: "hank", workspaces: ["oauth/*"], role: "write" });
     const form = (fields: Record<string, string>) => ({
       method: "POST",
@@ -130,12 +130,12 @@ describe("a grant", () => {
       body: new URLSearchParams(fields).toString(),
     });
     const listed = await (await send("/oauth/grants", form({ action: "list", team_token: bearer }))).text();
-    expect(listed).toContain("gina-laptop");
+    expect(listed).toContain("gina.laptop");
     expect(listed).toContain("Test Client");
     const grantId = /name="grant_id" value="([^"]+)"/.exec(listed)?.[1] ?? "";
     expect(grantId).not.toBe("");
     const othersView = await (await send("/oauth/grants", form({ action: "list", team_token: other }))).text();
-    expect(othersView).not.toContain("gina-laptop");
+    expect(othersView).not.toContain("gina.laptop");
     const notTheirs = await (await send("/oauth/grants", form({ action: "revoke", grant_id: grantId, team_token: other }))).text();
     expect(notTheirs).not.toContain("Revoked:");
     expect((await structured(await callWith(tokens.access_token, "ping", { workspace: "oauth/g" }))).error).toBeUndefined();

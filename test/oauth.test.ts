@@ -47,7 +47,7 @@ describe("the consent page", () => {
     await response.body?.cancel();
   });
 
-  it("refuses a bad team token, a wider workspace or role, and a form from another browser", async () => {
+  it("refuses a bad team token, a wider workspace or role, another agent's id, and a form from another browser", async () => {
     const bearer = await token({ agent: "alice", workspaces: ["oauth/*"], role: "write" });
     const started = await startAuthorization();
     const bad = await consent(started, { team_token: "bm1.forged.token" });
@@ -56,6 +56,12 @@ describe("the consent page", () => {
     const wider = await consent(started, { team_token: bearer, workspaces: "elsewhere/x" });
     expect(wider.status).toBe(400);
     expect(await wider.text()).toContain("does not grant");
+    const someoneElse = await consent(started, { team_token: bearer, agent_id: "bob" });
+    expect(someoneElse.status).toBe(400);
+    expect(await someoneElse.text()).toContain("must be your token");
+    const prototypeRole = await consent(started, { team_token: bearer, role: "constructor" });
+    expect(prototypeRole.status).toBe(400);
+    expect(await prototypeRole.text()).toContain("pick a role");
     const higher = await consent(started, { team_token: bearer, role: "admin" });
     expect(higher.status).toBe(400);
     expect(await higher.text()).toContain("cannot get admin");

@@ -59,7 +59,7 @@ ${loopback}${problem}
 <input type="hidden" name="handle" value="${escapeHtml(view.handle)}">
 <p><label for="team_token">Your team token (from <code>npm run token</code>; it vouches for you and is not stored)</label><br>
 <input id="team_token" name="team_token" type="password" autocomplete="off" required size="60"></p>
-<p><label for="agent_id">Agent id the app will act as (empty: your token's agent id followed by <code>.${escapeHtml(view.agentSuffix)}</code>)</label><br>
+<p><label for="agent_id">Agent id the app will act as: your token's agent id, or it followed by a dot and a name (empty: <code>.${escapeHtml(view.agentSuffix)}</code>)</label><br>
 <input id="agent_id" name="agent_id" type="text" maxlength="128" pattern="[A-Za-z0-9][A-Za-z0-9._:@\\-]*" size="40"></p>
 <p><label for="workspaces">Workspaces (patterns separated by commas; empty: all your token grants)</label><br>
 <input id="workspaces" name="workspaces" type="text" size="60"></p>

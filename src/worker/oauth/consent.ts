@@ -57,6 +57,10 @@ function grantOf(form: FormData, claims: TokenClaims, suffix: string, nowS: numb
   if (agent.length > MAX_AGENT_ID_CHARS || !AGENT_ID_PATTERN.test(agent)) {
     return { ok: false, problem: `the agent id must be at most ${MAX_AGENT_ID_CHARS} letters, digits and . _ : @ -` };
   }
+  // A person names their own agents only: another agent's id would take over its leases, focus and lane.
+  if (agent !== claims.sub && !agent.startsWith(`${claims.sub}.`)) {
+    return { ok: false, problem: `the agent id must be your token's (${claims.sub.slice(0, 128)}) or start with it and a dot` };
+  }
   const listed = String(form.get("workspaces") ?? "")
     .split(/[\s,]+/)
     .filter(Boolean);
@@ -64,7 +68,7 @@ function grantOf(form: FormData, claims: TokenClaims, suffix: string, nowS: numb
   const outside = listed.find((pattern) => !covers(claims.ws, pattern));
   if (outside !== undefined) return { ok: false, problem: `your token does not grant the workspaces "${outside.slice(0, 128)}"` };
   const role = String(form.get("role") ?? "read") as Role;
-  if (!(role in ROLE_RANK)) return { ok: false, problem: "pick a role: read, write or admin" };
+  if (!Object.hasOwn(ROLE_RANK, role)) return { ok: false, problem: "pick a role: read, write or admin" };
   if (ROLE_RANK[role] > ROLE_RANK[claims.role])
     return { ok: false, problem: `your token's role is ${claims.role}; the app cannot get ${role}` };
   const days = Number(form.get("lifetime_days") ?? DEFAULT_LIFETIME_DAYS);
