@@ -76,6 +76,11 @@ export function principalOf(props: GrantProps, role: Role): Principal {
 export type RevokedIds = (env: Env) => ReadonlySet<string> | undefined;
 
 const servers = new Map<string, OAuthAuthorizationServer<Env>>();
+/**
+ * Origins kept per isolate: a deployment answers on a few (its workers.dev name, its custom domains); the
+ * cap keeps a stream of made-up Host headers on a local server from growing the map.
+ */
+const MAX_CACHED_ORIGINS = 16;
 
 /**
  * The authorization server of one origin (built once per isolate and origin: the library fixes its
@@ -85,6 +90,7 @@ const servers = new Map<string, OAuthAuthorizationServer<Env>>();
 export function authorizationServerFor(origin: string, revokedIds: RevokedIds): OAuthAuthorizationServer<Env> {
   let server = servers.get(origin);
   if (server === undefined) {
+    if (servers.size >= MAX_CACHED_ORIGINS) servers.clear();
     server = new OAuthAuthorizationServer<Env>({
       issuer: origin,
       resources: [resourceOf(origin)],
