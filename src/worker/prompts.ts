@@ -16,8 +16,8 @@ import { type GetPromptResult, type Prompt, ProtocolError, ProtocolErrorCode } f
 import { findCommand } from "../commands/catalog";
 import { renderSuggestions } from "../commands/suggestions";
 import type { RenderedSuggestion } from "../shared/suggestion";
+import type { CallSession } from "./call-command";
 import { renderContextOf } from "./call-command";
-import type { McpSession } from "./mcp";
 import { PROMPT_DEFINITIONS, type PromptArgs, type PromptDefinition } from "./prompt-texts";
 import { resolveWorkspace } from "./workspace-resolution";
 
@@ -90,7 +90,7 @@ function checkedArgs(definition: PromptDefinition, raw: Readonly<Record<string, 
 }
 
 /** The workspace the calls act in (null: none named, the calls say `<fill: workspace>`), and how the text names it. */
-function workspaceOf(session: McpSession, args: PromptArgs): { workspace: string | null; where: string } {
+function workspaceOf(session: CallSession, args: PromptArgs): { workspace: string | null; where: string } {
   const resolution = resolveWorkspace(session.principal, session.lock, args.workspace);
   if (resolution.ok) {
     const where = session.lock === undefined ? JSON.stringify(resolution.workspace) : "the workspace this URL names";
@@ -105,7 +105,7 @@ function callLine(call: RenderedSuggestion): string {
   return `${CALL_LINE_PREFIX}${call.tool} ${JSON.stringify(call.args)}`;
 }
 
-export function getPrompt(name: string, rawArgs: Record<string, string>, session: McpSession): GetPromptResult {
+export function getPrompt(name: string, rawArgs: Record<string, string>, session: CallSession): GetPromptResult {
   const definition = PROMPT_DEFINITIONS.find((candidate) => candidate.name === name);
   if (definition === undefined) {
     throw invalid(`Unknown prompt "${name.slice(0, 64)}"; prompts: ${PROMPT_DEFINITIONS.map((prompt) => prompt.name).join(", ")}.`);

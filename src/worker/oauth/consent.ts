@@ -10,7 +10,7 @@ import { AuthorizationError, CimdFetchError, type OAuthHelpers } from "@cloudfla
 import type { Role } from "../../commands/context";
 import { MAX_AGENT_ID_CHARS } from "../../shared/limits";
 import { isValidWorkspaceName } from "../../shared/names";
-import { AGENT_ID_PATTERN, revokedTokenIds, verifyTeamToken } from "../auth";
+import { AGENT_ID_PATTERN, revokedTokenIds, verifyTeamToken } from "../team-tokens";
 import { matchesWorkspace, type TokenClaims } from "../token";
 import { consentErrorPage, consentPage, DEFAULT_LIFETIME_DAYS, GRANT_LIFETIME_DAYS } from "./consent-page";
 import { authorizationServerFor, type GrantProps, scopesUpTo } from "./oauth-server";

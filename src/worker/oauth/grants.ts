@@ -6,7 +6,7 @@
  * token's agent (consent.ts), so a token shows exactly the grants it vouched for, and no other's.
  */
 import type { GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import { revokedTokenIds, verifyTeamToken } from "../auth";
+import { revokedTokenIds, verifyTeamToken } from "../team-tokens";
 import { escapeHtml } from "./consent-page";
 import { authorizationServerFor } from "./oauth-server";
 

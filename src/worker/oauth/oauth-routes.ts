@@ -5,7 +5,7 @@
  * (grants.ts). Which path is which is
  * `routes.ts`'s; the browser rules (public for everything but the consent page) are too.
  */
-import { revokedTokenIds } from "../auth";
+import { revokedTokenIds } from "../team-tokens";
 import { serveAuthorize } from "./consent";
 import { serveGrants } from "./grants";
 import { authorizationServerFor, resourceMetadata } from "./oauth-server";

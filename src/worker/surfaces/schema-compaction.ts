@@ -2,8 +2,7 @@
  * Rewrites of zod's JSON Schema for the flat tools' listing; tool-definitions.ts chooses which apply.
  * `?toolset=full` lists every command, so whatever one tool's schema repeats (a length cap, a
  * regex, a nested answer shape, the 42 error codes) every client pays about 150 times. These rewrites
- * live here, apart from the choice of which to use, so each can be measured on its own (the
- * numbers are in docs/architecture.md, "The MCP layer").
+ * live here, apart from the choice of which to use, so each can be measured on its own.
  *
  * Every rewrite either changes nothing a validator checks (`withoutRedundancy`, `withoutAnnotations`)
  * or only widens what a schema accepts (`withoutBounds`, `withShortEnums`, `outline`): arguments the
