@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/wrangler-dev.ts";
-import { type Browser, openBrowser } from "./helpers/browser";
-import { findChromium } from "./helpers/chromium";
+import type { Browser } from "./helpers/browser";
 import { tokenFor } from "./helpers/seed";
-import { type E2eServer, startServer } from "./helpers/server";
+import type { E2eServer } from "./helpers/server";
+import { startServerAndBrowser } from "./helpers/start";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const MCP_REMOTE = join(ROOT, "node_modules", "mcp-remote", "dist", "proxy.js");
@@ -25,12 +25,10 @@ let authDir = "";
 
 beforeAll(async () => {
   authDir = mkdtempSync(join(tmpdir(), "branchmind-e2e-mcp-remote-"));
-  const chromium = await findChromium();
-  const [serverStart, browserStart] = await Promise.allSettled([startServer(ROOT, { oauth: true }), openBrowser(chromium)]);
-  if (serverStart.status === "fulfilled") server = serverStart.value;
-  if (browserStart.status === "fulfilled") browser = browserStart.value;
-  if (serverStart.status === "rejected") throw serverStart.reason;
-  if (browserStart.status === "rejected") throw browserStart.reason;
+  await startServerAndBrowser(ROOT, { oauth: true }, (started) => {
+    if (started.server) server = started.server;
+    if (started.browser) browser = started.browser;
+  });
 });
 
 afterAll(async () => {

@@ -12,10 +12,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Browser, openBrowser } from "./helpers/browser";
-import { findChromium } from "./helpers/chromium";
+import type { Browser } from "./helpers/browser";
 import { tokenFor } from "./helpers/seed";
-import { type E2eServer, startServer } from "./helpers/server";
+import type { E2eServer } from "./helpers/server";
+import { startServerAndBrowser } from "./helpers/start";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 /** The client's loopback listener, as a desktop app runs one: it takes the code the browser brings back. */
@@ -35,12 +35,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((ready) => callbackServer.listen(0, "127.0.0.1", ready));
   callback = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
-  const chromium = await findChromium();
-  const [serverStart, browserStart] = await Promise.allSettled([startServer(ROOT, { oauth: true }), openBrowser(chromium)]);
-  if (serverStart.status === "fulfilled") server = serverStart.value;
-  if (browserStart.status === "fulfilled") browser = browserStart.value;
-  if (serverStart.status === "rejected") throw serverStart.reason;
-  if (browserStart.status === "rejected") throw browserStart.reason;
+  await startServerAndBrowser(ROOT, { oauth: true }, (started) => {
+    if (started.server) server = started.server;
+    if (started.browser) browser = started.browser;
+  });
 });
 
 afterAll(async () => {
