@@ -3,6 +3,7 @@
 // clients that name themselves by a metadata document. The grants themselves: test/oauth-grants.test.ts.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { mintToken } from "../src/worker/token";
 import { token } from "./helpers/mcp";
 import { callWith, consent, exchange, ORIGIN, send, startAuthorization, structured } from "./helpers/oauth";
 
@@ -50,6 +51,19 @@ describe("the consent page", () => {
   it("refuses a bad team token, a wider workspace or role, another agent's id, and a form from another browser", async () => {
     const bearer = await token({ agent: "alice", workspaces: ["oauth/*"], role: "write" });
     const started = await startAuthorization();
+    const now = Math.floor(Date.now() / 1000);
+    const withoutId = await mintToken(env.AUTH_SECRET as string, {
+      v: 1,
+      kid: "k1",
+      sub: "alice",
+      ws: ["oauth/*"],
+      role: "write",
+      iat: now,
+      exp: now + 600,
+    });
+    const unrevocable = await consent(started, { team_token: withoutId });
+    expect(unrevocable.status).toBe(400);
+    expect(await unrevocable.text()).toContain("could never be revoked");
     const bad = await consent(started, { team_token: "bm1.forged.token" });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("the team token was refused");

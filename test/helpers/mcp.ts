@@ -3,7 +3,7 @@
  * (2026-07-28 per-request envelope), with dev-free token auth. Each test names its own workspace.
  */
 import { env, exports } from "cloudflare:workers";
-import { mintToken, type TokenClaims, type TokenRole } from "../../src/worker/token";
+import { mintToken, newTokenId, type TokenClaims, type TokenRole } from "../../src/worker/token";
 
 export const PROTOCOL = "2026-07-28";
 const SECRET = env.AUTH_SECRET as string;
@@ -22,6 +22,7 @@ export async function token(options: TokenOptions = {}): Promise<string> {
   const claims: TokenClaims = {
     v: 1,
     kid: options.keyId ?? "k1",
+    jti: newTokenId(),
     sub: options.agent ?? "alice",
     ws: options.workspaces ?? ["**"],
     role: options.role ?? "write",

@@ -79,7 +79,7 @@ function grantOf(form: FormData, claims: TokenClaims, suffix: string, nowS: numb
       agent_id: agent,
       workspaces: listed.length === 0 ? claims.ws : listed,
       role,
-      ...(claims.jti === undefined ? {} : { token_jti: claims.jti }),
+      token_jti: claims.jti as string,
       not_after: Math.min(nowS + days * SECONDS_PER_DAY, claims.exp),
     },
   };
@@ -112,6 +112,10 @@ async function decide(oauth: OAuthHelpers, request: Request, env: Env, nowMs: nu
   }
   const token = await verifyTeamToken(env, String(form.get("team_token") ?? "").trim(), nowMs);
   if (!token.ok) return showPage(oauth, request, `the team token was refused (${token.reason})`);
+  // A grant must end when its token is revoked, and only a token with an id can be revoked.
+  if (token.claims.jti === undefined) {
+    return showPage(oauth, request, "this team token has no id, so it could never be revoked: mint a new one with npm run token");
+  }
   const authRequest = await oauth.parseAuthRequest(asQuery(request));
   const details = await oauth.describeConsent(authRequest);
   const choice = grantOf(form, token.claims, agentSuffixOf(details.clientName), Math.floor(nowMs / 1000));

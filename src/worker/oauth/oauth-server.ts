@@ -35,8 +35,8 @@ export interface GrantProps {
   workspaces: string[];
   /** The role consented to (at most the team token's). */
   role: Role;
-  /** The team token's id, when it has one: listing it in AUTH_REVOKED cuts this grant off. */
-  token_jti?: string;
+  /** The team token's id (a token without one is refused at consent): listing it in AUTH_REVOKED cuts this grant off. */
+  token_jti: string;
   /** Unix seconds after which the grant is over: the consented lifetime, never past the team token's expiry. */
   not_after: number;
 }
@@ -48,7 +48,7 @@ export function resourceOf(origin: string): string {
 
 /** Why a grant may no longer be used, or undefined when it may. */
 export function grantProblem(props: GrantProps, revoked: ReadonlySet<string>, nowS: number): string | undefined {
-  if (props.token_jti !== undefined && revoked.has(props.token_jti)) return "the team token behind this grant was revoked";
+  if (revoked.has(props.token_jti)) return "the team token behind this grant was revoked";
   if (nowS >= props.not_after) return "this grant has ended (its lifetime, or its team token's, is over)";
   return undefined;
 }

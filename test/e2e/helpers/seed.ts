@@ -5,7 +5,7 @@
  * and a large workspace of LARGE_NODES nodes for the large-graph check. Each agent has its own token.
  */
 import { createMcpClient, type Json, type McpClient } from "../../../scripts/lib/mcp-http";
-import { mintToken, type TokenRole } from "../../../src/worker/token";
+import { mintToken, newTokenId, type TokenRole } from "../../../src/worker/token";
 
 export const WORKSPACE = "e2e/app";
 export const LARGE_WORKSPACE = "e2e/large";
@@ -22,7 +22,7 @@ export async function tokenFor(
   workspaces = ["e2e/**"],
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return mintToken(secret, { v: 1, kid: "k1", sub: agent, ws: workspaces, role, iat: now, exp: now + expiresInSeconds });
+  return mintToken(secret, { v: 1, kid: "k1", jti: newTokenId(), sub: agent, ws: workspaces, role, iat: now, exp: now + expiresInSeconds });
 }
 
 async function agent(base: string, secret: string, name: string): Promise<(tool: string, args: Json) => Promise<Json>> {
