@@ -11,6 +11,9 @@ import type { JournalEvent, TaskEventFields } from "../workspace/journal";
 
 export type Role = "read" | "write" | "admin";
 
+/** The roles in order: each allows everything the ones before it do. */
+export const ROLE_RANK: Readonly<Record<Role, number>> = { read: 0, write: 1, admin: 2 };
+
 export interface Principal {
   agent_id: string;
   /** Workspace patterns the token grants: `*` one segment, `**` any depth. */

@@ -16,7 +16,7 @@
 import type { AppError } from "../shared/errors";
 import { fill, type RenderedSuggestion, Suggestion } from "../shared/suggestion";
 import { findCommand } from "./catalog";
-import type { Role } from "./context";
+import { ROLE_RANK, type Role } from "./context";
 import { CALL_OP, findPortal, placeOf } from "./portals";
 import type { Command } from "./registry";
 
@@ -43,7 +43,6 @@ export interface RenderContext {
   role: Role;
 }
 
-const ROLE_RANK: Record<Role, number> = { read: 0, write: 1, admin: 2 };
 /** Where an unreachable suggestion stood alone: the HUD every toolset lists and every role may read. */
 const FALLBACK_COMMAND = "system.status";
 

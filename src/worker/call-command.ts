@@ -5,7 +5,7 @@
  * workspace object (or here, for commands that need none or the Directory). Always returns a `Result`.
  */
 import type { z } from "zod";
-import type { Principal, ProjectFacts } from "../commands/context";
+import { type Principal, type ProjectFacts, ROLE_RANK } from "../commands/context";
 import type { Command, DirectoryCommand } from "../commands/registry";
 import { type Connection, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
 import type { DirectoryContext } from "../directory/directory-context";
@@ -46,7 +46,6 @@ export function workspaceOfCall(session: CallSession, args: Record<string, unkno
 const MAX_REPORTED_ISSUES = 5;
 /** Record-Sync commands: `project_id` names their workspace, and they fall back to the default project. */
 const RECORDS_DOMAIN = "records.";
-const ROLE_RANK = { read: 0, write: 1, admin: 2 } as const;
 
 /** INVALID_INPUT (or INVALID_NAME for a single bad name) listing the first issues of a failed parse. */
 export function invalidArgumentsOf(tool: string, error: z.ZodError, hint: string, actions?: ErrorAction[]): AppError {

@@ -2,7 +2,8 @@
  * The consent page's HTML (docs/oauth.md, "Who signs in"): small, readable without JavaScript or
  * styles, every client-supplied string escaped. It shows which app asks, where its access goes, and
  * what the grant will be (agent id, workspaces, role, lifetime), and asks for the team token that
- * vouches for the person. Rendering only: the checks are consent.ts's.
+ * vouches for the person, and the headers every OAuth page answers with. Rendering only: the checks
+ * are consent.ts's.
  */
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import type { Role } from "../../commands/context";
@@ -12,6 +13,18 @@ export const GRANT_LIFETIME_DAYS = [1, 7, 30] as const;
 export const DEFAULT_LIFETIME_DAYS = 7;
 
 const ESCAPED = /[&<>"']/g;
+
+/** What every OAuth page may do: load nothing, run no script, never be framed. */
+const PAGE_SECURITY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/** An OAuth page's answer: HTML never cached, unframeable (on top of `headers`, e.g. the library's consent cookie). */
+export function htmlAnswer(body: string, status: number, headers = new Headers()): Response {
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  headers.set("Content-Security-Policy", PAGE_SECURITY);
+  headers.set("X-Frame-Options", "DENY");
+  return new Response(body, { status, headers });
+}
 
 export function escapeHtml(value: string): string {
   return value.replace(ESCAPED, (char) => `&#${char.charCodeAt(0)};`);

@@ -7,12 +7,12 @@
  * opened it and keeps the page from being framed; this module decides what is granted.
  */
 import { AuthorizationError, CimdFetchError, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import type { Role } from "../../commands/context";
+import { ROLE_RANK, type Role } from "../../commands/context";
 import { MAX_AGENT_ID_CHARS } from "../../shared/limits";
 import { isValidWorkspaceName } from "../../shared/names";
 import { AGENT_ID_PATTERN, revokedTokenIds, verifyTeamToken } from "../team-tokens";
 import { matchesWorkspace, type TokenClaims } from "../token";
-import { consentErrorPage, consentPage, DEFAULT_LIFETIME_DAYS, GRANT_LIFETIME_DAYS } from "./consent-page";
+import { consentErrorPage, consentPage, DEFAULT_LIFETIME_DAYS, GRANT_LIFETIME_DAYS, htmlAnswer } from "./consent-page";
 import { authorizationServerFor, type GrantProps, scopesUpTo } from "./oauth-server";
 
 const SECONDS_PER_DAY = 86_400;
@@ -20,18 +20,6 @@ const SECONDS_PER_DAY = 86_400;
 const MAX_AGENT_SUFFIX_CHARS = 32;
 /** Workspace patterns one grant may list. */
 const MAX_GRANT_PATTERNS = 20;
-const ROLE_RANK: Record<Role, number> = { read: 0, write: 1, admin: 2 };
-/** The page must not be framed (clickjacking) and runs no script. */
-const PAGE_SECURITY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
-
-function html(body: string, status: number, headers = new Headers()): Response {
-  headers.set("Content-Type", "text/html; charset=utf-8");
-  headers.set("Cache-Control", "no-store");
-  headers.set("Content-Security-Policy", PAGE_SECURITY);
-  headers.set("X-Frame-Options", "DENY");
-  return new Response(body, { status, headers });
-}
-
 function agentSuffixOf(clientName: string): string {
   const slug = clientName
     .toLowerCase()
@@ -99,7 +87,7 @@ async function showPage(oauth: OAuthHelpers, request: Request, problem?: string)
   const details = await oauth.describeConsent(authRequest);
   const consent = await oauth.beginConsent(authRequest);
   const view = { details, handle: consent.handle, agentSuffix: agentSuffixOf(details.clientName), ...(problem ? { problem } : {}) };
-  return html(consentPage(view), problem === undefined ? 200 : 400, consent.headers);
+  return htmlAnswer(consentPage(view), problem === undefined ? 200 : 400, consent.headers);
 }
 
 async function decide(oauth: OAuthHelpers, request: Request, env: Env, nowMs: number): Promise<Response> {
@@ -141,12 +129,12 @@ export async function serveAuthorize(request: Request, env: Env, nowMs: number):
   try {
     if (request.method === "GET") return await showPage(oauth, request);
     if (request.method === "POST") return await decide(oauth, request, env, nowMs);
-    return html(consentErrorPage("Open this page from your app."), 405, new Headers({ Allow: "GET, POST" }));
+    return htmlAnswer(consentErrorPage("Open this page from your app."), 405, new Headers({ Allow: "GET, POST" }));
   } catch (error) {
     if (error instanceof AuthorizationError && error.redirectTo !== undefined) return Response.redirect(error.redirectTo, 302);
-    if (error instanceof AuthorizationError) return html(consentErrorPage(error.description), 400);
+    if (error instanceof AuthorizationError) return htmlAnswer(consentErrorPage(error.description), 400);
     if (error instanceof CimdFetchError)
-      return html(consentErrorPage("This app could not be verified: its metadata document is unreachable."), 400);
+      return htmlAnswer(consentErrorPage("This app could not be verified: its metadata document is unreachable."), 400);
     throw error;
   }
 }

@@ -7,12 +7,11 @@
  */
 import type { GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { revokedTokenIds, verifyTeamToken } from "../team-tokens";
-import { escapeHtml } from "./consent-page";
+import { escapeHtml, htmlAnswer } from "./consent-page";
 import { authorizationServerFor } from "./oauth-server";
 
 /** Grants shown on one page: more than a person connects apps with one token. */
 const MAX_LISTED_GRANTS = 100;
-const PAGE_SECURITY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 function page(title: string, body: string, status = 200): Response {
   const html = `<!doctype html>
@@ -25,15 +24,7 @@ function page(title: string, body: string, status = 200): Response {
 ${body}
 </main>
 </html>`;
-  return new Response(html, {
-    status,
-    headers: {
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-store",
-      "Content-Security-Policy": PAGE_SECURITY,
-      "X-Frame-Options": "DENY",
-    },
-  });
+  return htmlAnswer(html, status);
 }
 
 const TOKEN_FIELD = `<p><label for="team_token">Your team token (the one you connected the apps with; it is not stored)</label><br>

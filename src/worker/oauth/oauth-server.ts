@@ -7,7 +7,7 @@
  * than the team token it was made with, and revoking that token cuts it off.
  */
 import { OAuthAuthorizationServer, OAuthError, type TokenExchangeCallbackOptions } from "@cloudflare/workers-oauth-provider";
-import type { Principal, Role } from "../../commands/context";
+import { type Principal, ROLE_RANK, type Role } from "../../commands/context";
 
 /** The scopes, one per role: a grant's highest scope is the role its calls get (never more than its token's). */
 export const OAUTH_SCOPES = ["read", "write", "admin"] as const satisfies readonly Role[];
@@ -52,8 +52,6 @@ export function grantProblem(props: GrantProps, revoked: ReadonlySet<string>, no
   if (nowS >= props.not_after) return "this grant has ended (its lifetime, or its team token's, is over)";
   return undefined;
 }
-
-const ROLE_RANK: Record<Role, number> = { read: 0, write: 1, admin: 2 };
 
 /** The role a token's scopes allow, capped by the grant's role; undefined when no scope names a role. */
 export function roleOfScopes(scopes: readonly string[], cap: Role): Role | undefined {
