@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { CALL_LOG_KEYS, REFUSAL_LOG_KEYS } from "../src/worker/call-log";
 import app from "../src/worker/index";
 import { mintToken, type TokenClaims } from "../src/worker/token";
-import { failure, ok, PROTOCOL, rpc, token } from "./helpers/mcp";
+import { failure, ok, rpc, token, toolCallRequest } from "./helpers/mcp";
 
 /** The Worker as the runtime calls it, with an execution context of its own. */
 const worker = { fetch: (request: Request, workerEnv: Env) => app.fetch(request, workerEnv, createExecutionContext()) };
@@ -102,37 +102,8 @@ describe("project guard", () => {
   });
 });
 
-function callRequest(name: string, args: Record<string, unknown>, headers: Record<string, string> = {}): Request {
-  return new Request("http://localhost/mcp?toolset=full", {
-    method: "POST",
-    headers: {
-      host: "localhost",
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": PROTOCOL,
-      "mcp-method": "tools/call",
-      "mcp-name": name,
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: {
-        name,
-        arguments: args,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": PROTOCOL,
-          "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
-          "io.modelcontextprotocol/clientCapabilities": {},
-        },
-      },
-    }),
-  });
-}
-
 function directRequest(headers: Record<string, string> = {}): Request {
-  return callRequest("ping", { workspace: "auth/direct" }, headers);
+  return toolCallRequest("ping", { workspace: "auth/direct" }, headers);
 }
 
 describe("server modes", () => {
@@ -170,7 +141,7 @@ async function tokenWith(overrides: Partial<TokenClaims>, secret = env.AUTH_SECR
 
 /** One ping through the Worker's fetch with `bearer` and the given environment: status and body. */
 async function pingWith(bearer: string, testEnv: Env): Promise<{ status: number; body: any; authenticate: string | null }> {
-  const response = await worker.fetch(callRequest("ping", { workspace: "auth/keys" }, { authorization: `Bearer ${bearer}` }), testEnv);
+  const response = await worker.fetch(toolCallRequest("ping", { workspace: "auth/keys" }, { authorization: `Bearer ${bearer}` }), testEnv);
   return { status: response.status, body: await response.json(), authenticate: response.headers.get("WWW-Authenticate") };
 }
 
@@ -265,7 +236,7 @@ describe("structured logs", () => {
     const secretText = "ARGUMENT-TEXT-must-not-be-logged";
     const bearer = await tokenWith({ jti: "3333333333333333", sub: "logger" });
     const response = await worker.fetch(
-      callRequest("notes_commit", { workspace: "auth/logs", content: secretText }, { authorization: `Bearer ${bearer}` }),
+      toolCallRequest("notes_commit", { workspace: "auth/logs", content: secretText }, { authorization: `Bearer ${bearer}` }),
       env,
     );
     const text = await response.text();
@@ -293,15 +264,19 @@ describe("structured logs", () => {
     const lines = capture();
     const bearer = await tokenWith({ sub: "portal-logger" });
     const headers = { authorization: `Bearer ${bearer}` };
-    await (await worker.fetch(callRequest("status", { workspace: "auth/logs-status" }, headers), env)).text();
+    await (await worker.fetch(toolCallRequest("status", { workspace: "auth/logs-status" }, headers), env)).text();
     await (
       await worker.fetch(
-        callRequest("vcs", { op: "call", cmd: "notes_commit", workspace: "auth/logs-portal", args: { content: "PORTAL-TEXT" } }, headers),
+        toolCallRequest(
+          "vcs",
+          { op: "call", cmd: "notes_commit", workspace: "auth/logs-portal", args: { content: "PORTAL-TEXT" } },
+          headers,
+        ),
         env,
       )
     ).text();
     await (
-      await worker.fetch(callRequest("notes_commit", { workspace: "auth/logs", content: "x", agent_id: "mallory" }, headers), env)
+      await worker.fetch(toolCallRequest("notes_commit", { workspace: "auth/logs", content: "x", agent_id: "mallory" }, headers), env)
     ).text();
     const calls = lines().filter((line) => line.event === "call");
     expect(calls).toHaveLength(3);

@@ -109,3 +109,33 @@ export async function failure(name: string, args: Record<string, unknown>, optio
 export async function as(agent: string, extra: TokenOptions = {}): Promise<RpcOptions> {
   return { bearer: await token({ agent, ...extra }) };
 }
+
+/** One `tools/call` on the full toolset as an HTTP request (2026-07-28 envelope), for tests that fetch it themselves. */
+export function toolCallRequest(name: string, args: Record<string, unknown>, headers: Record<string, string> = {}): Request {
+  return new Request("http://localhost/mcp?toolset=full", {
+    method: "POST",
+    headers: {
+      host: "localhost",
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": PROTOCOL,
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name,
+        arguments: args,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": PROTOCOL,
+          "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    }),
+  });
+}

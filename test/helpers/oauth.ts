@@ -7,7 +7,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import app from "../../src/worker/index";
-import { PROTOCOL } from "./mcp";
+import { toolCallRequest } from "./mcp";
 
 export const ORIGIN = "http://localhost";
 const REDIRECT = "http://localhost:33418/callback";
@@ -119,37 +119,9 @@ export async function connect(teamToken: string, fields: Record<string, string> 
   return { ...(await exchange(started, decided.headers.get("location") ?? "")), clientId: started.clientId };
 }
 
-export async function callWith(bearer: string, name: string, args: Record<string, unknown>, workerEnv?: Env) {
-  const response = await send(
-    "/mcp?toolset=full",
-    {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        authorization: `Bearer ${bearer}`,
-        "mcp-protocol-version": PROTOCOL,
-        "mcp-method": "tools/call",
-        "mcp-name": name,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: {
-          name,
-          arguments: args,
-          _meta: {
-            "io.modelcontextprotocol/protocolVersion": PROTOCOL,
-            "io.modelcontextprotocol/clientInfo": { name: "oauth-tests", version: "1" },
-            "io.modelcontextprotocol/clientCapabilities": {},
-          },
-        },
-      }),
-    },
-    workerEnv,
-  );
-  return response;
+export async function callWith(bearer: string, name: string, args: Record<string, unknown>, workerEnv?: Env): Promise<Response> {
+  const request = toolCallRequest(name, args, { authorization: `Bearer ${bearer}` });
+  return workerEnv === undefined ? exports.default.fetch(request) : app.fetch(request, workerEnv, createExecutionContext());
 }
 
 export async function structured(response: Response): Promise<Record<string, any>> {
