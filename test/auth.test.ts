@@ -255,6 +255,9 @@ describe("structured logs", () => {
       outcome: "ok",
     });
     expect(typeof line?.duration_ms).toBe("number");
+    // The commit ran in the workspace object: its time there is part of the call's, never more.
+    expect(typeof line?.object_ms).toBe("number");
+    expect(Number(line?.object_ms)).toBeLessThanOrEqual(Number(line?.duration_ms) + 1);
     expect(Date.parse(String(line?.ts))).not.toBeNaN();
     expect(JSON.stringify(lines())).not.toContain(secretText);
     expect(JSON.stringify(lines())).not.toContain(bearer);

@@ -19,7 +19,7 @@ import { NAME_FIELDS } from "../shared/names";
 import { err, ok, type Result } from "../shared/result";
 import { illFormedError, illFormedFields } from "../shared/stored-text";
 import { type RenderedSuggestion, suggest, unfilledFields } from "../shared/suggestion";
-import type { WorkspaceSummary } from "../workspace/workspace-object";
+import type { ObjectAnswer, WorkspaceSummary } from "../workspace/workspace-object";
 import { OAUTH_KEY_ID } from "./oauth/oauth-server";
 import { resolveProject, resolveProjectSettled, resolveWorkspace } from "./workspace-resolution";
 
@@ -30,6 +30,17 @@ export interface CallSession {
   env: Env;
   /** What the connection lists and how it calls: suggestions in answers are rendered for it. */
   connection: Connection;
+  /** Where one tool call adds up the time its commands spent inside workspace objects (for the call log). */
+  timing?: CallTiming;
+}
+
+/** The time one tool call spent inside workspace objects, summed over its commands; null until one ran there. */
+export interface CallTiming {
+  object_ms: number | null;
+}
+
+function addObjectTime(session: CallSession, ms: number): void {
+  if (session.timing !== undefined) session.timing.object_ms = (session.timing.object_ms ?? 0) + ms;
 }
 
 /** How suggestions are rendered for this session, acting in `workspace` (null: the agent must name one). */
@@ -214,13 +225,14 @@ async function runCommand(
   try {
     const stub = session.env.WORKSPACES.getByName(resolution.workspace);
     const project = command.needsProject === true ? await projectFacts(directory, resolution.workspace) : undefined;
-    const result = await stub.execute(command.name, commandArgs, principal, resolution.workspace, {
+    const answer = (await stub.execute(command.name, commandArgs, principal, resolution.workspace, {
       capsule: options.capsule === true,
       readOnly: options.readOnly === true,
       connection: session.connection,
       ...(project === undefined ? {} : { project }),
-    });
-    return result as Result<Record<string, unknown>>;
+    })) as ObjectAnswer;
+    addObjectTime(session, answer.object_ms);
+    return answer.result;
   } catch (error) {
     console.error("workspace call failed", command.name, error);
     return err(internalError());
@@ -252,8 +264,11 @@ function directoryContext(session: CallSession): DirectoryContext {
     lock,
     resolveProject: (named) => resolveProject(principal, lock, named.workspace, named.id, true, "id"),
     directory: directoryOf(env),
-    initWorkspace: async (id) =>
-      (await env.WORKSPACES.getByName(id).execute("system.init", {}, principal, id)) as Result<Record<string, unknown>>,
+    initWorkspace: async (id) => {
+      const answer = (await env.WORKSPACES.getByName(id).execute("system.init", {}, principal, id)) as ObjectAnswer;
+      addObjectTime(session, answer.object_ms);
+      return answer.result;
+    },
     workspaceSummary: async (id) => (await env.WORKSPACES.getByName(id).readSummary()) as Result<WorkspaceSummary>,
   };
 }

@@ -16,6 +16,7 @@ describe("call log lines", () => {
         cmd: "vcs.notes.commit",
         outcome: "ok",
         duration_ms: 12,
+        object_ms: 0.4567,
         arguments: { content: "SECRET ARGUMENT" },
         content: "SECRET RESULT",
         token: "bm1.secret.token",
@@ -34,6 +35,7 @@ describe("call log lines", () => {
       outcome: "ok",
       duration_ms: 12,
       tick: null,
+      object_ms: 0.457,
     });
   });
 

@@ -2,8 +2,9 @@
  * Structured logs of the front door, one JSON line each, for `wrangler tail` and Workers Logs:
  *
  * - a `call` line per `tools/call`: who (agent, key id), where (workspace), what (tool, portal op,
- *   command), how it ended (`ok` or the error code), how long it took, and the tick when the result
- *   reports one;
+ *   command), how it ended (`ok` or the error code), how long it took in the Worker and how much of
+ *   that inside workspace objects (`object_ms`, null when none ran; a local figure, see
+ *   workspace-object.ts), and the tick when the result reports one;
  * - a `refused` line per request the front door turns away (bad lock, toolset, body size, auth).
  *
  * Lines carry exactly the keys listed below, always all of them (null when unknown), so a query can
@@ -26,6 +27,7 @@ export const CALL_LOG_KEYS = [
   "outcome",
   "duration_ms",
   "tick",
+  "object_ms",
 ] as const;
 export const REFUSAL_LOG_KEYS = ["ts", "event", "status", "outcome", "reason"] as const;
 
@@ -36,9 +38,12 @@ export type RefusalLogLine = Record<(typeof REFUSAL_LOG_KEYS)[number], LogValue>
 /** Longest string a log field keeps (agent ids and workspace names are at most 128). */
 const MAX_FIELD_CHARS = 128;
 
+/** Decimals a logged number keeps (object times are sums of fractions of a millisecond). */
+const NUMBER_DECIMALS = 3;
+
 function field(value: unknown): LogValue {
   if (typeof value === "string") return clip(value, MAX_FIELD_CHARS);
-  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "number" && Number.isFinite(value)) return Math.round(value * 10 ** NUMBER_DECIMALS) / 10 ** NUMBER_DECIMALS;
   return null;
 }
 

@@ -17,7 +17,7 @@ import { CALL_OP, findPortal, type Portal, stripNamePrefix } from "../commands/p
 import { SHARED_FIELD_DESCRIPTIONS } from "../commands/registry";
 import { renderTextBlock } from "../shared/json";
 import type { Result } from "../shared/result";
-import { type CallSession, callCommand } from "./call-command";
+import { type CallSession, type CallTiming, callCommand } from "./call-command";
 import { callLogLine, outcomeOf, tickOf, workspaceOf } from "./call-log";
 import { callPortal } from "./portal-call";
 import { getPrompt, listPrompts } from "./prompts";
@@ -109,6 +109,9 @@ function buildServer(session: McpSession): Server {
   server.setRequestHandler("prompts/get", (request) => getPrompt(request.params.name, request.params.arguments ?? {}, session));
   server.setRequestHandler("tools/call", async (request) => {
     const startedMs = Date.now();
+    // Each call adds up its own object time, even when a batch runs several calls on one session.
+    const timing: CallTiming = { object_ms: null };
+    const callSession: McpSession = { ...session, timing };
     const args = recordOf(request.params.arguments);
     // `status` and `open` are both portals and commands: the surface's own kind of tool wins.
     const portal = findPortal(request.params.name);
@@ -121,7 +124,7 @@ function buildServer(session: McpSession): Server {
       if (portal && viaPortal) {
         const inner = recordOf(args.args);
         target = { tool: portal.name, ...portalTarget(portal, args), named: [args.workspace, inner.workspace, inner.project_id] };
-        result = await callPortal(session, portal, request.params.arguments);
+        result = await callPortal(callSession, portal, request.params.arguments);
         return toToolResult(result);
       }
       if (!command) {
@@ -132,7 +135,7 @@ function buildServer(session: McpSession): Server {
         );
       }
       target = { tool: command.tool, op: null, cmd: command.name, named: [args.workspace, args.project_id] };
-      result = await callCommand(session, command, request.params.arguments);
+      result = await callCommand(callSession, command, request.params.arguments);
       return server.projectCallToolResult(toToolResult(result), TOOL_DEFINITIONS.get(command.tool)?.outputSchema);
     } finally {
       console.log(
@@ -147,6 +150,7 @@ function buildServer(session: McpSession): Server {
           outcome: result ? outcomeOf(result) : outcome,
           duration_ms: Date.now() - startedMs,
           tick: tickOf(result),
+          object_ms: timing.object_ms,
         }),
       );
     }

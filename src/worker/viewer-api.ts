@@ -26,7 +26,7 @@ import { PORTAL_CONNECTION } from "../commands/suggestions";
 import { type AppError, appError, type ErrorCode } from "../shared/errors";
 import type { Result } from "../shared/result";
 import type { WorkspaceSummary } from "../workspace/workspace-object";
-import { type CallSession, callCommand } from "./call-command";
+import { type CallSession, type CallTiming, callCommand } from "./call-command";
 import { callLogLine, outcomeOf, refusalLogLine, workspaceOf } from "./call-log";
 import { SERVER_INFO } from "./mcp";
 import { resolveWorkspace } from "./workspace-resolution";
@@ -149,7 +149,8 @@ async function runCall(body: ArrayBuffer | undefined, principal: Principal, env:
   const startedMs = Date.now();
   const command = findCommand(parsed.command);
   // The call runs as a read-only principal: even a misclassified command could not pass the role check.
-  const session: CallSession = { principal: { ...principal, role: "read" }, lock: undefined, env, connection: PORTAL_CONNECTION };
+  const timing: CallTiming = { object_ms: null };
+  const session: CallSession = { principal: { ...principal, role: "read" }, lock: undefined, env, connection: PORTAL_CONNECTION, timing };
   let result: Result<Record<string, unknown>>;
   if (command === undefined) {
     result = { ok: false, error: unknownCommand(parsed.command) };
@@ -174,6 +175,7 @@ async function runCall(body: ArrayBuffer | undefined, principal: Principal, env:
       cmd: command?.name,
       outcome: outcomeOf(result),
       duration_ms: Date.now() - startedMs,
+      object_ms: timing.object_ms,
     }),
   );
   return result.ok ? answer(200, { result: result.value }) : errorAnswer(result.error);

@@ -1,6 +1,7 @@
 /**
  * One Durable Object per workspace: migrates its SQLite schema once on wake, then serves one RPC
- * method, `execute`, that runs a named command and returns a `Result` (it never throws across RPC).
+ * method, `execute`, that runs a named command and returns its `Result` (it never throws across RPC)
+ * with the time the call spent inside the object, for the front door's call log.
  * After a write it schedules a coalesced summary push to the Directory (one alarm, at most one push
  * per SUMMARY_PUSH_DELAY_MS however many writes land). The summary carries the Record-Sync counts
  * that `list_projects` shows; `readSummary` answers them fresh for `get_project`.
@@ -36,6 +37,16 @@ export interface WorkspaceSummary {
   open_sessions?: number;
 }
 
+/**
+ * What `execute` answers: the command's result, and the milliseconds from the start of `execute` to the
+ * answer by the object's clock. That clock has a 1 ms step, and deployed it advances only across I/O, so
+ * the figure is a local measure (`wrangler dev`); it travels beside the result, never inside it.
+ */
+export interface ObjectAnswer {
+  result: Result<Record<string, unknown>>;
+  object_ms: number;
+}
+
 /** Record-Sync session bookkeeping (activate, close) changes the counts without advancing the tick. */
 const RECORDS_DOMAIN = "records.";
 
@@ -58,7 +69,9 @@ export class WorkspaceObject extends DurableObject<Env> {
     principal: Principal,
     workspace: string,
     options: { capsule?: boolean; readOnly?: boolean; connection?: Connection; project?: ProjectFacts } = {},
-  ): Promise<Result<Record<string, unknown>>> {
+  ): Promise<ObjectAnswer> {
+    const started = performance.now();
+    const answer = (result: Result<Record<string, unknown>>): ObjectAnswer => ({ result, object_ms: performance.now() - started });
     try {
       const request: ExecuteRequest = {
         command,
@@ -78,10 +91,10 @@ export class WorkspaceObject extends DurableObject<Env> {
       const result = execute(this.db, request, Date.now());
       const countsMayMove = found?.name.startsWith(RECORDS_DOMAIN) === true;
       if (isWrite && result.ok && (countsMayMove || this.db.rowsWritten !== writtenBefore)) await this.scheduleSummaryPush();
-      return result;
+      return answer(result);
     } catch (error) {
       console.error("workspace execute failed", error);
-      return err(internalError());
+      return answer(err(internalError()));
     }
   }
 
