@@ -77,7 +77,8 @@ import { graphJson, graphLines } from "./bench/graph-report.ts";
 import { runGraphSuite } from "./bench/graph-suite.ts";
 import { buildLayout, chainBranchName } from "./bench/layout.ts";
 import { loadAverage, machineInfo } from "./bench/machine.ts";
-import { measure, notesOpSet, type Target } from "./bench/measure.ts";
+import { measure, notesOpSet, type OpName, type Target } from "./bench/measure.ts";
+import { CallLines, objectTimeLines, objectTimesOf } from "./bench/object-time.ts";
 import { type Options, parseOptions } from "./bench/options.ts";
 import { packsOpSet } from "./bench/packs-measure.ts";
 import { budgetLines, packsJson, packsLines } from "./bench/packs-report.ts";
@@ -99,7 +100,7 @@ import {
   targetMisses,
   writeJsonReport,
 } from "./bench/report.ts";
-import { summarize } from "./bench/sampling.ts";
+import { type CallOrder, summarize } from "./bench/sampling.ts";
 import { seed, verifyPage } from "./bench/seed.ts";
 import { log, runScript, shutdownSignal, startDevServer } from "./lib/dev-server.ts";
 import { createMcpClient, type McpClient } from "./lib/mcp-http.ts";
@@ -107,7 +108,7 @@ import { createMcpClient, type McpClient } from "./lib/mcp-http.ts";
 const ROOT = resolve(import.meta.dirname, "..");
 const AGENT = "bench";
 
-async function runNotesSuite(target: Target, options: Options): Promise<SizeResult[]> {
+async function runNotesSuite(target: Target, options: Options, lines: CallLines): Promise<SizeResult[]> {
   const { client } = target;
   const set = notesOpSet(options.depths);
   const deepest = Math.max(...options.depths);
@@ -121,8 +122,11 @@ async function runNotesSuite(target: Target, options: Options): Promise<SizeResu
     await verifyPage(client, workspace, layout, "main");
     for (const depth of options.depths) await verifyPage(client, workspace, layout, chainBranchName(depth));
     log(`measuring ${workspace}: ${options.warmup} warmup + ${options.samples} sample rounds of ${set.ops.length} ops`);
-    const times = await measure(target, set, workspace, options.warmup, options.samples);
-    results.push({ size, workspace, seeding, ops: summarize(set, times) });
+    await lines.drain(client);
+    const order: CallOrder<OpName> = [];
+    const times = await measure(target, set, workspace, options.warmup, options.samples, order);
+    const objectTime = objectTimesOf(set.ops, order, await lines.drain(client), options.warmup, set.reference);
+    results.push({ size, workspace, seeding, ops: summarize(set, times), object_time: objectTime });
   }
   return results;
 }
@@ -148,7 +152,14 @@ async function main(options: Options): Promise<number> {
   if ((loadAtStart[0] ?? 0) > cpus().length * 0.5) {
     log(`warning: the machine is busy (1-min load average ${loadAtStart[0]} on ${cpus().length} CPUs); latencies will be noisy`);
   }
-  const server = await startDevServer({ root: ROOT, tempPrefix: "branchmind-bench-", devTools: options.wranglerDevTools });
+  // The server's call log lines give each op its time inside the Worker and the workspace object.
+  const lines = new CallLines();
+  const server = await startDevServer({
+    root: ROOT,
+    tempPrefix: "branchmind-bench-",
+    devTools: options.wranglerDevTools,
+    serverLines: lines.feed,
+  });
   const client = createMcpClient({
     endpoint: `${server.base}/mcp?toolset=full`,
     agentId: AGENT,
@@ -160,8 +171,8 @@ async function main(options: Options): Promise<number> {
   const graphSet = graphOpSet(chainBranch(options.chainDepth));
 
   const runNotes = options.suites.includes("notes");
-  const notes = runNotes ? await runNotesSuite(target, options) : [];
-  const common = options.suites.includes("common") ? await runCommonSuite(client, options) : undefined;
+  const notes = runNotes ? await runNotesSuite(target, options, lines) : [];
+  const common = options.suites.includes("common") ? await runCommonSuite(client, options, lines) : undefined;
   const graph = options.suites.includes("graph") ? await runGraphSuite(client, options) : undefined;
   const packs = options.suites.includes("packs") ? await runPacksSuite(client, options) : undefined;
   const portals = options.suites.includes("portals")
@@ -177,7 +188,7 @@ async function main(options: Options): Promise<number> {
   const notesGrowth = growthOf(notesSet, notes);
   const notesMisses = runNotes ? targetMisses(notesSet, notes, notesGrowth) : undefined;
   if (notesMisses !== undefined) {
-    out.push(...notesLines(notes, notesGrowth, notesSet));
+    out.push(...notesLines(notes, notesGrowth, notesSet), "", ...objectTimeLines(notesSet, notes, "notes"));
     targets.push(...targetLines("Notes", notesMisses, notesGrowth));
   }
   let commonSection = null;
@@ -185,7 +196,7 @@ async function main(options: Options): Promise<number> {
     const commonSet = commonOpSet();
     const growth = growthOf(commonSet, common);
     const misses = targetMisses(commonSet, common, growth);
-    out.push(...commonLines(common, growth, commonSet));
+    out.push(...commonLines(common, growth, commonSet), "", ...objectTimeLines(commonSet, common, "notes"));
     targets.push(...targetLines("Common", misses, growth));
     commonSection = commonJson(options, commonSet, common, growth, misses);
   }

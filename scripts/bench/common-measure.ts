@@ -8,7 +8,7 @@
 import type { Call, Json, McpClient } from "../lib/mcp-http.ts";
 import { COMMON_JOBS, type CommonSetup, SEARCH_HITS, SEARCH_WORD } from "./common-seed.ts";
 import { noteText, PAGE_LIMIT } from "./layout.ts";
-import { type OpSet, sampleRounds } from "./sampling.ts";
+import { type CallOrder, type OpSet, sampleRounds } from "./sampling.ts";
 
 /**
  * The graph ops name `main`'s graph, where the thinking cards are: with a focus set, the graph
@@ -174,6 +174,7 @@ export function measureCommon(
   setup: CommonSetup,
   warmup: number,
   samples: number,
+  order?: CallOrder<CommonOpName>,
 ): Promise<Record<CommonOpName, number[]>> {
-  return sampleRounds(COMMON_OPS, (op, round) => commonCall(client, setup, op, round), warmup, samples);
+  return sampleRounds(COMMON_OPS, (op, round) => commonCall(client, setup, op, round), warmup, samples, order);
 }

@@ -9,8 +9,9 @@ import type { CommonOpName } from "./common-measure.ts";
 import { COMMON_OPS, checkCommon, commonOpSet, measureCommon } from "./common-measure.ts";
 import type { CommonSetup } from "./common-seed.ts";
 import { seedCommon } from "./common-seed.ts";
+import { type CallLines, type ObjectTime, objectTimesOf } from "./object-time.ts";
 import { fmtInt, type SuiteSize } from "./report.ts";
-import { summarize } from "./sampling.ts";
+import { type CallOrder, summarize } from "./sampling.ts";
 
 export interface CommonSuiteOptions {
   sizes: number[];
@@ -21,9 +22,11 @@ export interface CommonSuiteOptions {
 export interface CommonSizeResult extends SuiteSize<CommonOpName> {
   workspace: string;
   seeding: CommonSetup["seeding"];
+  /** Each op's Worker and object time per call, from the server's log (when its lines are read). */
+  object_time?: Record<CommonOpName, ObjectTime>;
 }
 
-export async function runCommonSuite(client: McpClient, options: CommonSuiteOptions): Promise<CommonSizeResult[]> {
+export async function runCommonSuite(client: McpClient, options: CommonSuiteOptions, lines?: CallLines): Promise<CommonSizeResult[]> {
   const results: CommonSizeResult[] = [];
   for (const size of options.sizes) {
     const workspace = `bench/c${size}`;
@@ -34,8 +37,17 @@ export async function runCommonSuite(client: McpClient, options: CommonSuiteOpti
     );
     await checkCommon(client, setup);
     log(`measuring ${workspace}: ${options.warmup} warmup + ${options.samples} sample rounds of ${COMMON_OPS.length} ops`);
-    const times = await measureCommon(client, setup, options.warmup, options.samples);
-    results.push({ size, workspace, seeding: setup.seeding, ops: summarize(commonOpSet(), times) });
+    await lines?.drain(client);
+    const order: CallOrder<CommonOpName> = [];
+    const times = await measureCommon(client, setup, options.warmup, options.samples, order);
+    const objectTime = lines === undefined ? undefined : objectTimesOf(COMMON_OPS, order, await lines.drain(client), options.warmup);
+    results.push({
+      size,
+      workspace,
+      seeding: setup.seeding,
+      ops: summarize(commonOpSet(), times),
+      ...(objectTime === undefined ? {} : { object_time: objectTime }),
+    });
   }
   return results;
 }

@@ -7,7 +7,7 @@
 import { shutdownSignal } from "../lib/dev-server.ts";
 import { type Call, type McpClient, requestSignal, timedFetch } from "../lib/mcp-http.ts";
 import { chainBranchName, noteText, PAGE_LIMIT } from "./layout.ts";
-import { type OpSet, sampleRounds } from "./sampling.ts";
+import { type CallOrder, type OpSet, sampleRounds } from "./sampling.ts";
 
 /** `show_chain_<depth>` per measured depth, after these. */
 const FIXED_OPS = ["health", "ping", "notes_commit", "show_main"] as const;
@@ -67,6 +67,7 @@ export function measure(
   workspace: string,
   warmup: number,
   samples: number,
+  order?: CallOrder<OpName>,
 ): Promise<Record<OpName, number[]>> {
-  return sampleRounds(set.ops, (op, round) => opCall(target, op, workspace, round), warmup, samples);
+  return sampleRounds(set.ops, (op, round) => opCall(target, op, workspace, round), warmup, samples, order);
 }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Json } from "../lib/mcp-http.ts";
 import { CHAIN_NOTES_AFTER, CHAIN_NOTES_BEFORE, PAGE_LIMIT } from "./layout.ts";
 import type { OpName } from "./measure.ts";
+import type { ObjectTime } from "./object-time.ts";
 import type { Options } from "./options.ts";
 import type { OpResult, OpSet } from "./sampling.ts";
 import type { Seeding } from "./seed.ts";
@@ -26,6 +27,8 @@ export interface SuiteSize<Op extends string> {
 export interface SizeResult extends SuiteSize<OpName> {
   workspace: string;
   seeding: Seeding;
+  /** Each op's Worker and object time per call, from the server's log. */
+  object_time?: Record<OpName, ObjectTime>;
 }
 
 export interface Growth<Op extends string = string> {

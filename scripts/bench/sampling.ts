@@ -22,17 +22,25 @@ export interface OpResult extends Stats {
   samples_ms: number[];
 }
 
-/** Rounds of one call per op, the order rotated each round; the first `warmup` rounds are not kept. */
+/** The calls of a sampling, in the order they were made (warm-up included). */
+export type CallOrder<Op extends string> = { op: Op; round: number }[];
+
+/**
+ * Rounds of one call per op, the order rotated each round; the first `warmup` rounds are not kept.
+ * Each call is appended to `order` when given (to pair the calls with the server's log lines).
+ */
 export async function sampleRounds<Op extends string>(
   ops: readonly Op[],
   call: (op: Op, round: number) => Promise<Call>,
   warmup: number,
   samples: number,
+  order?: CallOrder<Op>,
 ): Promise<Record<Op, number[]>> {
   const times = Object.fromEntries(ops.map((op) => [op, [] as number[]])) as Record<Op, number[]>;
   for (let round = 0; round < warmup + samples; round++) {
     for (let k = 0; k < ops.length; k++) {
       const op = ops[(round + k) % ops.length] as Op;
+      order?.push({ op, round });
       const { ms } = await call(op, round);
       if (round >= warmup) times[op].push(ms);
     }

@@ -46,6 +46,11 @@ export interface DevServerOptions {
    * measurements made before the scripts turned them off.
    */
   devTools?: boolean;
+  /**
+   * Sees every line the server prints, at log level `log` (the Worker's own log lines included); a line
+   * it answers true for is consumed, the others are echoed as usual. Without it the level is `warn`.
+   */
+  serverLines?: (line: string) => boolean;
 }
 
 export interface DevServer {
@@ -192,7 +197,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     port,
     vars: options.vars ?? { AUTH_MODE: "dev" },
     env: options.devTools === true ? OFFLINE_ENV : DEV_SERVER_ENV,
-    onLine: (line) => log(`[wrangler] ${line}`),
+    logLevel: options.serverLines === undefined ? "warn" : "log",
+    onLine: (line) => {
+      if (options.serverLines?.(line) !== true) log(`[wrangler] ${line}`);
+    },
   });
   servers.push(server);
   log(`starting wrangler dev on ${server.base}`);

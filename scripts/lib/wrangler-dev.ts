@@ -94,6 +94,8 @@ export interface WranglerOptions {
   env: Readonly<Record<string, string>>;
   /** Each non-empty line of wrangler's output, without terminal escapes. */
   onLine?: (line: string) => void;
+  /** wrangler's `--log-level` (default `warn`); at `log` the Worker's own log lines are printed too. */
+  logLevel?: "warn" | "log";
 }
 
 export interface WranglerProcess {
@@ -119,7 +121,18 @@ export function spawnWrangler(options: WranglerOptions): WranglerProcess {
     writeFileSync(join(options.app, ".dev.vars"), lines.join(""), { mode: 0o600 });
   }
   const varArgs = Object.entries(options.vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
-  const args = ["dev", "--ip", HOST, "--port", String(options.port), ...varArgs, "--persist-to", options.state, "--log-level", "warn"];
+  const args = [
+    "dev",
+    "--ip",
+    HOST,
+    "--port",
+    String(options.port),
+    ...varArgs,
+    "--persist-to",
+    options.state,
+    "--log-level",
+    options.logLevel ?? "warn",
+  ];
   const child: ChildProcess = spawn(process.execPath, [GUARD, wrangler, ...args], {
     cwd: options.app,
     // Its own process group, led by the guard; the stdin pipe is the guard's line to this process.
