@@ -17,7 +17,7 @@ import { performance } from "node:perf_hooks";
 import { log } from "./lib/dev-server.ts";
 import { createMcpClient } from "./lib/mcp-http.ts";
 import { runAgent, type Shared, setupWorkspace, type WorkspaceSetup } from "./load/agents.ts";
-import { CEILING_SECONDS, measureCeiling } from "./load/ceiling.ts";
+import { CEILING_DOC, CEILING_ROUNDS, CEILING_SECONDS, measureCeiling } from "./load/ceiling.ts";
 import { type LoadOptions, parseOptions } from "./load/options.ts";
 import { LoadServer } from "./load/server.ts";
 import { verify } from "./load/verify.ts";
@@ -39,7 +39,9 @@ async function main(options: LoadOptions, server: LoadServer): Promise<number> {
   const admin = createMcpClient({ endpoint, agentId: "load-admin", clientName: "load", signal: ending.signal });
   const setups: WorkspaceSetup[] = [];
   for (let i = 0; i < options.workspaces; i++) setups.push(await setupWorkspace(admin, `load/w${i}`, options.steps));
-  log(`load: measuring the stack's ceiling (${CEILING_SECONDS} s of GET /health, then of ping, ${options.agents} at a time)`);
+  log(
+    `load: measuring the stack's ceiling, ${options.agents} at a time: ${CEILING_SECONDS} s of GET /health, then ${CEILING_ROUNDS} rounds of ${CEILING_SECONDS} s of ping and of notes_commit on load/w0`,
+  );
   const ceiling = await measureCeiling(server.base, admin, "load/w0", options.agents, ending.signal);
 
   const total = options.agents * options.ops;
@@ -108,12 +110,25 @@ async function main(options: LoadOptions, server: LoadServer): Promise<number> {
     `latency p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms over ${sorted.length} answered calls`,
     `writes/s ${(count("acked") / liveSeconds).toFixed(0)} overall, ${(hot / liveSeconds).toFixed(0)} on the hot workspace load/w0 (${liveSeconds.toFixed(1)} s with the server up; down ${(downMs / 1000).toFixed(1)} s, restart ${(restartMs / 1000).toFixed(1)} s)`,
     `stack ceiling before the run, ${ceiling.concurrency} concurrent: GET /health ${ceiling.health_per_s.toFixed(0)}/s (Worker only), ping ${ceiling.ping_per_s.toFixed(0)}/s (the no-op command through MCP and the Durable Object)`,
+    `writes at the ceiling, side by side on load/w0 (median of ${CEILING_ROUNDS} alternating ${CEILING_SECONDS}-s phases, ${ceiling.concurrency} concurrent): ` +
+      `notes_commit ${ceiling.write_per_s.toFixed(0)}/s acknowledged against ping ${ceiling.ping_per_s.toFixed(0)}/s = ${ceiling.write_ratio.toFixed(2)} (target ≥ 0.80); ` +
+      `rounds ${ceiling.rounds.map((r) => `${r.ping_per_s.toFixed(0)}/${r.write_per_s.toFixed(0)}`).join(", ")} (ping/write per s)`,
+    `ceiling writes read back from ${CEILING_DOC}: ${ceiling.writes_found} of ${ceiling.writes_acked} acknowledged, ${ceiling.writes_duplicated} duplicated`,
     `read back: ${verdict.found.notes} notes, ${verdict.found.cards} cards (${verdict.found.trace} trace entries), ${verdict.found.records} records, ${verdict.found.leaseEvents} lease events`,
     ...verdict.problems.map((p) => `  problem: ${p}`),
   ];
   console.log(lines.join("\n"));
   ending.abort();
-  const bad = verdict.lost + verdict.duplicated + verdict.partial + verdict.seqViolations + verdict.leaseViolations + unexpected.length;
+  const ceilingLost = ceiling.writes_acked - ceiling.writes_found;
+  const bad =
+    verdict.lost +
+    verdict.duplicated +
+    verdict.partial +
+    verdict.seqViolations +
+    verdict.leaseViolations +
+    unexpected.length +
+    ceilingLost +
+    ceiling.writes_duplicated;
   console.log(bad === 0 ? "load: PASS" : "load: FAIL");
   return bad === 0 ? 0 : 1;
 }

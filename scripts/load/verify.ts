@@ -25,7 +25,7 @@ export interface Verdict {
   found: { notes: number; cards: number; trace: number; records: number; leaseEvents: number };
 }
 
-async function pageShow(client: McpClient, ws: string, doc: string): Promise<Json[]> {
+export async function pageShow(client: McpClient, ws: string, doc: string): Promise<Json[]> {
   const entries: Json[] = [];
   let cursor: number | undefined;
   for (let page = 0; page < 10_000; page++) {
