@@ -1,16 +1,17 @@
 /**
- * The peer benchmark's items, the same on both sides: knowledge-graph entities in the memory server's
- * shape (a name, an entity type, a few observations), generated deterministically so every run and
- * both servers hold the same data. Our side stores each one as a graph node (name → id, entity type →
- * type, observations joined by newlines → text).
+ * The peer benchmark's items, the same on every side: knowledge-graph entities in the official memory
+ * server's shape (a name, an entity type, a few observations), generated deterministically so every
+ * run and every server hold the same data. Our side stores each one as a graph node (name → id, entity
+ * type → type, observations joined by newlines → text); memory-keeper as a context item (name → key,
+ * observations joined by newlines → value, entity type → channel).
  *
  * Exactly `hits` of the seeded entities (spread evenly over the store, oldest to newest) carry the
  * search term in one observation; no other text of any entity can contain it (names, types and the
- * vocabulary are checked against it at load), so a search must return exactly those entities on both
- * sides, at every size.
+ * vocabulary are checked against it at load), so a search must return exactly those entities on every
+ * side, at every size.
  */
 
-/** Case-insensitive substring search term on both sides; no name, type or vocabulary word contains it. */
+/** Case-insensitive substring search term on every side; no name, type or vocabulary word contains it. */
 export const SEARCH_TERM = "quasar";
 export const OBSERVATIONS_PER_ENTITY = 3;
 const WORDS_PER_OBSERVATION = 7;
@@ -159,7 +160,7 @@ export class EntitySet {
     }
   }
 
-  /** A seeded entity picked pseudo-randomly for round `round` (the same on both sides). */
+  /** A seeded entity picked pseudo-randomly for round `round` (the same on every side). */
   pick(round: number): Entity {
     return this.at(hash(round, 4242) % this.size);
   }

@@ -1,13 +1,14 @@
 /**
  * The peer benchmark's command line: flags, defaults, bounds and `--help`. Rejects what the run could
- * not honour (out-of-range numbers, more search hits than the smallest store holds, a burst too big
+ * not honour (out-of-range numbers, unknown peers, more search hits than the smallest store holds, a burst too big
  * to read back in one call) before any server starts.
  */
 import { parseArgs } from "node:util";
 import { MAX_GRAPH_OPS_PER_CALL } from "../bench/graph-seed.ts";
+import { PEER_NAMES, type PeerName } from "./side.ts";
 
 export const USAGE =
-  "npm run bench:peers -- [--sizes 1000,10000,100000] [--samples 50] [--warmup 5] [--hits 10] [--seed-batch 2000] " +
+  "npm run bench:peers -- [--peers server-memory,memory-keeper] [--sizes 1000,10000,100000] [--samples 50] [--warmup 5] [--hits 10] [--seed-batch 2000] " +
   "[--op-budget-seconds 60] [--seed-budget-minutes 5] [--call-timeout-seconds 120] [--burst 20] [--burst-rounds 3] [--timeout-minutes 40]";
 
 const DEFAULTS = {
@@ -47,11 +48,14 @@ export interface PeerOptions {
   warmup: number;
   /** Seeded entities whose observations hold the search term. */
   hits: number;
-  /** Entities per seeding call, on both sides. */
+  /** Entities per seeding call, on every side (a peer whose batch tool takes fewer uses its own maximum). */
   seedBatch: number;
   /** Time one op of one side may spend per size (warm-up included) before it stops, once it has a few samples. */
   opBudgetSeconds: number;
-  /** Time a side's seeding may take per size through its API; past it, their side writes the rest into its file directly, ours stops short (not measured). */
+  /**
+   * Time a side's seeding may take per size through its API; past it, server-memory writes the rest into
+   * its file directly, ours and memory-keeper stop short (not measured at that size).
+   */
   seedBudgetMinutes: number;
   /** Longest wait for one call; a call that takes longer stops measuring its side at that size. */
   callTimeoutSeconds: number;
@@ -59,6 +63,8 @@ export interface PeerOptions {
   burst: number;
   burstRounds: number;
   timeoutMinutes: number;
+  /** The peers compared with ours, in report order. */
+  peers: PeerName[];
 }
 
 function integerIn(name: string, raw: string, [min, max]: readonly [number, number]): number {
@@ -67,6 +73,19 @@ function integerIn(name: string, raw: string, [min, max]: readonly [number, numb
     throw new Error(`--${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+/** `--peers a,b`: known peer names, at least one, in report order. */
+function parsePeers(raw: string): PeerName[] {
+  const parts = raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+  const unknown = parts.filter((part) => !(PEER_NAMES as readonly string[]).includes(part));
+  if (parts.length === 0 || unknown.length > 0) {
+    throw new Error(`--peers takes a comma-separated list of ${PEER_NAMES.join(", ")}; got "${raw}"`);
+  }
+  return PEER_NAMES.filter((name) => parts.includes(name));
 }
 
 /** Parses `argv` (without node and the script); prints the usage and exits 0 on `--help`, throws on bad input. */
@@ -83,6 +102,7 @@ export function parsePeerOptions(argv: string[]): PeerOptions {
     burst: { type: "string" },
     "burst-rounds": { type: "string" },
     "timeout-minutes": { type: "string" },
+    peers: { type: "string" },
     help: { type: "boolean", short: "h" },
   } as const;
   const { values } = parseArgs({ args: argv, options: flags, strict: true, allowPositionals: false });
@@ -90,7 +110,11 @@ export function parsePeerOptions(argv: string[]): PeerOptions {
     console.log(USAGE);
     process.exit(0);
   }
-  const number = (name: Exclude<keyof typeof flags, "sizes" | "help">, fallback: number, bounds: readonly [number, number]): number => {
+  const number = (
+    name: Exclude<keyof typeof flags, "sizes" | "peers" | "help">,
+    fallback: number,
+    bounds: readonly [number, number],
+  ): number => {
     const raw = values[name];
     return raw === undefined ? fallback : integerIn(name, raw, bounds);
   };
@@ -115,6 +139,7 @@ export function parsePeerOptions(argv: string[]): PeerOptions {
     burst: number("burst", DEFAULTS.burst, BOUNDS.burst),
     burstRounds: number("burst-rounds", DEFAULTS.burstRounds, BOUNDS.burstRounds),
     timeoutMinutes: number("timeout-minutes", DEFAULTS.timeoutMinutes, BOUNDS.timeoutMinutes),
+    peers: values.peers === undefined ? [...PEER_NAMES] : parsePeers(values.peers),
   };
   const smallest = options.sizes[0] ?? 0;
   if (options.hits > smallest) throw new Error(`--hits ${options.hits} is more than the smallest size, ${smallest}`);

@@ -72,8 +72,10 @@ export class OurSide implements Side {
     let calls = 0;
     let maxCall = 0;
     let lastCall = 0;
+    let batchSize = 0;
     const started = performance.now();
     for (const batch of batches) {
+      batchSize = Math.max(batchSize, batch.length);
       if (batch.length > MAX_GRAPH_OPS_PER_CALL)
         throw new Error(`ours: a seeding batch of ${batch.length} exceeds ${MAX_GRAPH_OPS_PER_CALL} graph ops`);
       const graphItems: Json[] = [];
@@ -107,6 +109,7 @@ export class OurSide implements Side {
       direct_items: 0,
       direct_ms: 0,
       complete: items === this.size,
+      batch_size: batchSize,
     };
   }
 

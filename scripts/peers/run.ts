@@ -1,8 +1,8 @@
 /**
- * One size of the peer benchmark, on both sides: a fresh store each, seeded with the same entities
- * (timed), checked (the first, last and a search-hit entity open as seeded; a complete search returns
- * exactly the planted hits), sampled (ping, write one, open one, search; interleaved, bounded), then
- * bursts of concurrent writes read back. Every sampled answer is checked too, so the numbers are for
+ * One size of the peer benchmark, on every side (ours and each peer): a fresh store each, seeded with
+ * the same entities (timed), checked (the first, last and a search-hit entity open as seeded; a
+ * complete search returns exactly the planted hits), sampled (ping, write one, open one, search;
+ * interleaved, bounded), then bursts of concurrent writes read back. Every sampled answer is checked too, so the numbers are for
  * correct answers. A side whose seeding runs out of its time budget is reported and not measured at
  * this size.
  */
@@ -12,7 +12,7 @@ import { type Stats, statsOf } from "../bench/stats.ts";
 import { log } from "../lib/dev-server.ts";
 import { burstEntities, EntitySet, SEARCH_TERM, writeEntity } from "./entities.ts";
 import type { PeerOptions } from "./options.ts";
-import { type OpSamples, PEER_OPS, type PeerOp, type SideOps, sampleInterleaved } from "./sampling.ts";
+import { type OpSamples, PEER_OPS, type PeerOp, rotated, type SideOps, sampleInterleaved } from "./sampling.ts";
 import { type BurstResult, check, type SeedResult, type Side, type SideName, sortedNames } from "./side.ts";
 
 export interface OpSummary extends Stats {
@@ -36,7 +36,8 @@ export interface SideSizeResult {
 export interface PeerSizeResult {
   size: number;
   hits: number;
-  sides: Record<SideName, SideSizeResult>;
+  /** Keyed by side name: "ours" and each peer of the run. */
+  sides: Partial<Record<SideName, SideSizeResult>>;
 }
 
 function summarize(state: OpSamples): OpSummary | undefined {
@@ -89,7 +90,7 @@ export async function runSize(size: number, sides: Side[], options: PeerOptions)
   const seeded = new Map<SideName, SeedResult>();
   for (const side of sides) {
     await side.prepare(size);
-    log(`seeding ${side.name}: ${fmtInt(size)} entities in batches of ${fmtInt(options.seedBatch)}`);
+    log(`seeding ${side.name}: ${fmtInt(size)} entities (--seed-batch ${fmtInt(options.seedBatch)})`);
     const seeding = await side.seed(entities.batches(options.seedBatch), options.seedBudgetMinutes * 60_000);
     seeded.set(side.name, seeding);
     const direct =
@@ -97,7 +98,7 @@ export async function runSize(size: number, sides: Side[], options: PeerOptions)
         ? ""
         : `; past the ${options.seedBudgetMinutes}-minute seeding limit, ${fmtInt(seeding.direct_items)} more written to its file directly`;
     log(
-      `  ${side.name}: ${fmtInt(seeding.items)} entities in ${(seeding.ms / 1000).toFixed(1)} s, ${seeding.calls} calls${direct}` +
+      `  ${side.name}: ${fmtInt(seeding.items)} entities in ${(seeding.ms / 1000).toFixed(1)} s, ${seeding.calls} calls of at most ${fmtInt(seeding.batch_size)}${direct}` +
         `${seeding.complete ? "" : ` (stopped at the ${options.seedBudgetMinutes}-minute seeding limit: not measured at this size)`}`,
     );
   }
@@ -116,8 +117,8 @@ export async function runSize(size: number, sides: Side[], options: PeerOptions)
 
   const bursts = new Map<SideName, BurstResult[]>(sides.map((side) => [side.name, []]));
   for (let round = 0; round < options.burstRounds; round++) {
-    for (const side of measured) {
-      if (sampled[side.name].timeout !== null) continue;
+    for (const side of rotated(measured, round)) {
+      if (sampled[side.name]?.timeout !== null) continue;
       const burst = await side.burst(burstEntities(round, options.burst));
       bursts.get(side.name)?.push(burst);
       log(
@@ -126,7 +127,7 @@ export async function runSize(size: number, sides: Side[], options: PeerOptions)
     }
   }
 
-  const result = { size, hits: options.hits, sides: {} as Record<SideName, SideSizeResult> };
+  const result: PeerSizeResult = { size, hits: options.hits, sides: {} };
   for (const side of sides) {
     const entry = measured.includes(side) ? sampled[side.name] : undefined;
     let ops: Partial<Record<PeerOp, OpSummary>> | null = null;

@@ -1,7 +1,8 @@
 /**
- * How the peer benchmark samples: rounds in which each side makes one call per op, the two sides
- * interleaved (which side goes first alternates each round) so that the machine's drift during a
- * run falls on both alike, and the order of the ops rotated each round. Bounded per op: once an op
+ * How the peer benchmark samples: rounds in which each side makes one call per op, the sides
+ * interleaved (the order of the sides rotates each round, so each goes first in turn; with two sides
+ * that alternates) so that the machine's drift during a run falls on all alike, and the order of the
+ * ops rotated each round. Bounded per op: once an op
  * of a side has spent `budgetMs` (warm-up included) and kept at least `MIN_CAPPED_SAMPLES` samples,
  * that op stops and is reported as capped. A call that times out stops the whole side for the size.
  * Any other failure (an error answer, a wrong answer) stops the run.
@@ -33,7 +34,15 @@ export interface SideOps {
   call(op: PeerOp, round: number): Promise<{ ms: number; calls: number }>;
 }
 
-export type Sampled = Record<SideName, Partial<Record<PeerOp, OpSamples>> & { timeout: string | null }>;
+export type SideSamples = Partial<Record<PeerOp, OpSamples>> & { timeout: string | null };
+/** The samples of each side that was sampled. */
+export type Sampled = Partial<Record<SideName, SideSamples>>;
+
+/** The sides in the order of `round`: rotated by one each round. */
+export function rotated<T>(items: readonly T[], round: number): T[] {
+  const k = items.length === 0 ? 0 : round % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
+}
 
 export async function sampleInterleaved(
   sides: SideOps[],
@@ -42,18 +51,17 @@ export async function sampleInterleaved(
   budgetMs: number,
   onRound?: (round: number) => void,
 ): Promise<Sampled> {
-  const result = {} as Sampled;
+  const result: Sampled = {};
   for (const side of sides) {
-    const entry: Sampled[SideName] = { timeout: null };
+    const entry: SideSamples = { timeout: null };
     for (const op of side.ops) entry[op] = { samples_ms: [], calls: [], spent_ms: 0, stopped: null };
     result[side.side] = entry;
   }
   for (let round = 0; round < warmup + samples; round++) {
-    const order = round % 2 === 0 ? sides : [...sides].reverse();
     let active = false;
-    for (const side of order) {
+    for (const side of rotated(sides, round)) {
       const entry = result[side.side];
-      if (entry.timeout !== null) continue;
+      if (entry === undefined || entry.timeout !== null) continue;
       for (let k = 0; k < side.ops.length; k++) {
         const op = side.ops[(round + k) % side.ops.length] as PeerOp;
         const state = entry[op];

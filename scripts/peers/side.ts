@@ -1,13 +1,17 @@
 /**
- * What the peer benchmark asks of each server, so one driver runs the same workload against both:
- * a fresh store per size, seeding in batches, the measured operations (each checked against the
- * expected answer and timed on the client around the whole call, reply parsed), and a burst of
- * concurrent writes read back afterwards. `ours.ts` and `theirs.ts` implement it.
+ * What the peer benchmark asks of each server, so one driver runs the same workload against ours and
+ * every peer: a fresh store per size, seeding in batches, the measured operations (each checked
+ * against the expected answer and timed on the client around the whole call, reply parsed), and a
+ * burst of concurrent writes read back afterwards. `ours.ts`, `server-memory.ts` and
+ * `memory-keeper.ts` implement it; the side names are the keys of the report and the JSON.
  */
 import { performance } from "node:perf_hooks";
 import type { Entity } from "./entities.ts";
 
-export type SideName = "ours" | "theirs";
+/** The peers a run can compare with, in report order (`--peers` picks among them). */
+export const PEER_NAMES = ["server-memory", "memory-keeper"] as const;
+export type PeerName = (typeof PEER_NAMES)[number];
+export type SideName = "ours" | PeerName;
 
 /** A measured call: client-side milliseconds around the whole call (request, server work, reply parsed). */
 export interface Timed {
@@ -34,6 +38,8 @@ export interface SeedResult {
   direct_ms: number;
   /** False when seeding stopped at its time limit short of the size; the side is then not measured at this size. */
   complete: boolean;
+  /** Items per seeding call this side used (`--seed-batch`, or the server's own maximum when smaller). */
+  batch_size: number;
 }
 
 export interface BurstResult {
@@ -56,7 +62,7 @@ const MAX_BURST_ERRORS = 3;
 
 /**
  * Fires one write per entity at once, then reads back which of them the store holds (`readBack`
- * answers the names found): how many were acknowledged, failed and kept. Both sides burst this way.
+ * answers the names found): how many were acknowledged, failed and kept. Every side bursts this way.
  */
 export async function fireBurst(
   entities: Entity[],
