@@ -57,6 +57,7 @@ const itemOf = (entity: Entity) => ({ key: entity.name, value: itemValue(entity)
 
 export class MemoryKeeperSide implements Side {
   readonly name = "memory-keeper" as const;
+  readonly seedsDirectly = false;
   readonly description: string;
   private readonly install: PeerInstall;
   private readonly callTimeoutMs: number;

@@ -48,6 +48,7 @@ async function timed(what: string, timeoutMs: number, run: () => Promise<{ value
 
 export class OurSide implements Side {
   readonly name = "ours" as const;
+  readonly seedsDirectly = false;
   readonly description: string;
   private readonly client: McpClient;
   private workspace = "";

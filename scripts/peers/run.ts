@@ -91,15 +91,16 @@ export async function runSize(size: number, sides: Side[], options: PeerOptions)
   for (const side of sides) {
     await side.prepare(size);
     log(`seeding ${side.name}: ${fmtInt(size)} entities (--seed-batch ${fmtInt(options.seedBatch)})`);
-    const seeding = await side.seed(entities.batches(options.seedBatch), options.seedBudgetMinutes * 60_000);
+    const budgetMinutes = side.seedsDirectly ? options.seedBudgetMinutes : options.apiSeedBudgetMinutes;
+    const seeding = await side.seed(entities.batches(options.seedBatch), budgetMinutes * 60_000);
     seeded.set(side.name, seeding);
     const direct =
       seeding.direct_items === 0
         ? ""
-        : `; past the ${options.seedBudgetMinutes}-minute seeding limit, ${fmtInt(seeding.direct_items)} more written to its file directly`;
+        : `; past the ${budgetMinutes}-minute seeding limit, ${fmtInt(seeding.direct_items)} more written to its file directly`;
     log(
       `  ${side.name}: ${fmtInt(seeding.items)} entities in ${(seeding.ms / 1000).toFixed(1)} s, ${seeding.calls} calls of at most ${fmtInt(seeding.batch_size)}${direct}` +
-        `${seeding.complete ? "" : ` (stopped at the ${options.seedBudgetMinutes}-minute seeding limit: not measured at this size)`}`,
+        `${seeding.complete ? "" : ` (stopped at the ${budgetMinutes}-minute seeding limit: not measured at this size)`}`,
     );
   }
   const measured = sides.filter((side) => seeded.get(side.name)?.complete === true);

@@ -31,6 +31,7 @@ function serverVersion(root: string): string {
 
 export class ServerMemorySide implements Side {
   readonly name = "server-memory" as const;
+  readonly seedsDirectly = true;
   readonly description: string;
   private readonly root: string;
   private readonly callTimeoutMs: number;

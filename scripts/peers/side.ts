@@ -88,6 +88,12 @@ export interface Side {
   readonly name: SideName;
   /** One line on what this side is (shown in the report). */
   readonly description: string;
+  /**
+   * True for a side that can write the rest of its store straight into its file once its API seeding
+   * has run out of time (`--seed-budget-minutes`); a side that cannot gets the longer
+   * `--api-seed-budget-minutes` and stops short after it.
+   */
+  readonly seedsDirectly: boolean;
   /** Makes an empty store for `size` items (a fresh workspace, or a fresh file and server process). */
   prepare(size: number): Promise<void>;
   /**
