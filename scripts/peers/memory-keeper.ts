@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Entity } from "./entities.ts";
 import { ensurePeerInstalled, PEER_INSTALLS_DIR, type PeerInstall, type PeerPackage } from "./install.ts";
-import { type BurstResult, check, fireBurst, type SearchResult, type SeedResult, type Side, type Timed } from "./side.ts";
+import { type BurstResult, check, fireBurst, type SearchResult, type SeedResult, SeedTally, type Side, type Timed } from "./side.ts";
 import { peerTempDir, StdioPeer, textOf } from "./stdio.ts";
 
 /** The pinned peer: its name, exact version, and the native module that must load with this Node. */
@@ -118,18 +118,12 @@ export class MemoryKeeperSide implements Side {
 
   /** `context_batch_save` in slices of at most `BATCH_SAVE_MAX`, until `budgetMs` has passed: then it stops short. */
   async seed(batches: Iterable<Entity[]>, budgetMs: number): Promise<SeedResult> {
-    let items = 0;
-    let calls = 0;
-    let maxCall = 0;
-    let lastCall = 0;
-    let batchSize = 0;
-    const started = performance.now();
-    let stopped = false;
+    const tally = new SeedTally();
     for (const batch of batches) {
-      if (stopped) break;
-      for (let start = 0; start < batch.length && !stopped; start += BATCH_SAVE_MAX) {
+      for (let start = 0; start < batch.length; start += BATCH_SAVE_MAX) {
+        // No writing into its database from outside: a seeding past its limit stops short.
+        if (tally.elapsedMs() > budgetMs) return tally.result(this.size);
         const slice = batch.slice(start, start + BATCH_SAVE_MAX);
-        batchSize = Math.max(batchSize, slice.length);
         const { ms, text } = await this.call("context_batch_save", { items: slice.map(itemOf) });
         const answer = this.json<{ succeeded?: number; failed?: number; results?: { key: string; action?: string }[] }>(
           "context_batch_save",
@@ -141,27 +135,10 @@ export class MemoryKeeperSide implements Side {
           this.name,
           `context_batch_save created ${created} of ${slice.length} items: ${text.slice(0, 300)}`,
         );
-        items += slice.length;
-        calls++;
-        maxCall = Math.max(maxCall, ms);
-        lastCall = ms;
-        if (performance.now() - started > budgetMs) stopped = true;
+        tally.call(slice.length, ms);
       }
     }
-    const ms = performance.now() - started;
-    return {
-      items,
-      calls,
-      ms,
-      items_per_s: items / (ms / 1000),
-      max_call_ms: maxCall,
-      last_call_ms: lastCall,
-      // No writing into its database from outside: a seeding past its limit stops short.
-      direct_items: 0,
-      direct_ms: 0,
-      complete: items === this.size,
-      batch_size: batchSize,
-    };
+    return tally.result(this.size);
   }
 
   async ping(): Promise<Timed> {

@@ -17,7 +17,17 @@ import { performance } from "node:perf_hooks";
 import { MAX_BODY_BYTES, MAX_GRAPH_OPS_PER_CALL, MAX_OPS_PER_ITEM } from "../bench/graph-seed.ts";
 import type { Json, McpClient } from "../lib/mcp-http.ts";
 import { type Entity, toNodeUpsert } from "./entities.ts";
-import { type BurstResult, CallTimeoutError, check, fireBurst, type SearchResult, type SeedResult, type Side, type Timed } from "./side.ts";
+import {
+  type BurstResult,
+  CallTimeoutError,
+  check,
+  fireBurst,
+  type SearchResult,
+  type SeedResult,
+  SeedTally,
+  type Side,
+  type Timed,
+} from "./side.ts";
 
 const BRANCH = "main";
 /** Nodes per search page (the most a page of `graph_query` returns is 200; ~10 hits fit in any). */
@@ -69,14 +79,10 @@ export class OurSide implements Side {
   }
 
   async seed(batches: Iterable<Entity[]>, budgetMs: number): Promise<SeedResult> {
-    let items = 0;
-    let calls = 0;
-    let maxCall = 0;
-    let lastCall = 0;
-    let batchSize = 0;
-    const started = performance.now();
+    const tally = new SeedTally();
     for (const batch of batches) {
-      batchSize = Math.max(batchSize, batch.length);
+      // No direct path into a Durable Object's storage: a seeding past its limit stops short.
+      if (tally.elapsedMs() > budgetMs) break;
       if (batch.length > MAX_GRAPH_OPS_PER_CALL)
         throw new Error(`ours: a seeding batch of ${batch.length} exceeds ${MAX_GRAPH_OPS_PER_CALL} graph ops`);
       const graphItems: Json[] = [];
@@ -92,26 +98,9 @@ export class OurSide implements Side {
         this.name,
         `import applied ${String(value.graph_ops_applied)} of ${batch.length} ops`,
       );
-      items += batch.length;
-      calls++;
-      maxCall = Math.max(maxCall, ms);
-      lastCall = ms;
-      if (performance.now() - started > budgetMs) break;
+      tally.call(batch.length, ms);
     }
-    const ms = performance.now() - started;
-    return {
-      items,
-      calls,
-      ms,
-      items_per_s: items / (ms / 1000),
-      max_call_ms: maxCall,
-      last_call_ms: lastCall,
-      // No direct path into a Durable Object's storage: a seeding past its limit stops short.
-      direct_items: 0,
-      direct_ms: 0,
-      complete: items === this.size,
-      batch_size: batchSize,
-    };
+    return tally.result(this.size);
   }
 
   async ping(): Promise<Timed> {

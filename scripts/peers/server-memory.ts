@@ -17,7 +17,7 @@ import { appendFileSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Entity } from "./entities.ts";
-import { type BurstResult, check, fireBurst, type SearchResult, type SeedResult, type Side, type Timed } from "./side.ts";
+import { type BurstResult, check, fireBurst, type SearchResult, type SeedResult, SeedTally, type Side, type Timed } from "./side.ts";
 import { peerTempDir, StdioPeer } from "./stdio.ts";
 
 /** The server's entry point, relative to the project root. */
@@ -38,6 +38,7 @@ export class ServerMemorySide implements Side {
   private readonly version: string;
   private server: StdioPeer | undefined;
   private file = "";
+  private size = 0;
 
   constructor(root: string, callTimeoutMs: number) {
     this.root = root;
@@ -47,6 +48,7 @@ export class ServerMemorySide implements Side {
   }
 
   async prepare(size: number): Promise<void> {
+    this.size = size;
     const dir = peerTempDir();
     this.file = join(dir, `memory-${size}.jsonl`);
     rmSync(this.file, { force: true });
@@ -72,47 +74,24 @@ export class ServerMemorySide implements Side {
    * existing entity by a linear scan, so seeding through it grows with the square of the store.
    */
   async seed(batches: Iterable<Entity[]>, budgetMs: number): Promise<SeedResult> {
-    let items = 0;
-    let calls = 0;
-    let maxCall = 0;
-    let lastCall = 0;
-    let batchSize = 0;
-    let directItems = 0;
-    let directMs = 0;
-    const started = performance.now();
-    let ms = 0;
+    const tally = new SeedTally();
+    let written = 0;
     for (const batch of batches) {
-      batchSize = Math.max(batchSize, batch.length);
-      if (directItems > 0 || performance.now() - started > budgetMs) {
-        ms ||= performance.now() - started;
+      if (tally.elapsedMs() > budgetMs) {
         const directStart = performance.now();
         const lines = batch.map((entity) => JSON.stringify({ type: "entity", ...entity })).join("\n");
-        appendFileSync(this.file, items + directItems === 0 ? lines : `\n${lines}`);
-        directItems += batch.length;
-        directMs += performance.now() - directStart;
+        appendFileSync(this.file, written === 0 ? lines : `\n${lines}`);
+        written += batch.length;
+        tally.direct(batch.length, performance.now() - directStart);
         continue;
       }
       const call = await this.call("create_entities", { entities: batch });
       const created = (call.value.entities ?? []) as unknown[];
       check(created.length === batch.length, this.name, `create_entities created ${created.length} of ${batch.length} entities`);
-      items += batch.length;
-      calls++;
-      maxCall = Math.max(maxCall, call.ms);
-      lastCall = call.ms;
+      written += batch.length;
+      tally.call(batch.length, call.ms);
     }
-    ms ||= performance.now() - started;
-    return {
-      items,
-      calls,
-      ms,
-      items_per_s: items / (ms / 1000),
-      max_call_ms: maxCall,
-      last_call_ms: lastCall,
-      direct_items: directItems,
-      direct_ms: directMs,
-      complete: true,
-      batch_size: batchSize,
-    };
+    return tally.result(this.size);
   }
 
   async ping(): Promise<Timed> {

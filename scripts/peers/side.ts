@@ -57,6 +57,63 @@ export interface BurstResult {
   errors: string[];
 }
 
+/**
+ * What a side's seeding adds up as it goes, the same on every side: calls through its API (items, each
+ * call's time, the largest batch), then, for a side that can, items written straight into its store
+ * once the API's time ran out. `result` turns it into the side's `SeedResult` for a store of `size`.
+ */
+export class SeedTally {
+  private readonly started = performance.now();
+  private items = 0;
+  private calls = 0;
+  private maxCall = 0;
+  private lastCall = 0;
+  private batchSize = 0;
+  private directItems = 0;
+  private directMs = 0;
+  /** When writing straight into the store began: the API's seeding time ends there. */
+  private apiEndedMs: number | undefined;
+
+  /** One seeding call through the API: `items` in `ms`. */
+  call(items: number, ms: number): void {
+    this.items += items;
+    this.calls++;
+    this.batchSize = Math.max(this.batchSize, items);
+    this.maxCall = Math.max(this.maxCall, ms);
+    this.lastCall = ms;
+  }
+
+  /** `items` written straight into the store in `ms`, after the API's time ran out. */
+  direct(items: number, ms: number): void {
+    this.apiEndedMs ??= performance.now() - this.started;
+    this.batchSize = Math.max(this.batchSize, items);
+    this.directItems += items;
+    this.directMs += ms;
+  }
+
+  /** Time since seeding started. */
+  elapsedMs(): number {
+    return performance.now() - this.started;
+  }
+
+  /** True once the items written (both ways) fill a store of `size`. */
+  result(size: number): SeedResult {
+    const ms = this.apiEndedMs ?? this.elapsedMs();
+    return {
+      items: this.items,
+      calls: this.calls,
+      ms,
+      items_per_s: this.items / (ms / 1000),
+      max_call_ms: this.maxCall,
+      last_call_ms: this.lastCall,
+      direct_items: this.directItems,
+      direct_ms: this.directMs,
+      complete: this.items + this.directItems === size,
+      batch_size: this.batchSize,
+    };
+  }
+}
+
 /** Failure messages a burst result keeps (all are counted). */
 const MAX_BURST_ERRORS = 3;
 
