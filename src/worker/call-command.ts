@@ -39,8 +39,15 @@ export interface CallTiming {
   object_ms: number | null;
 }
 
-function addObjectTime(session: CallSession, ms: number): void {
-  if (session.timing !== undefined) session.timing.object_ms = (session.timing.object_ms ?? 0) + ms;
+/**
+ * The result of a workspace object's answer, its time added to the call's. An object still running the
+ * code from before `ObjectAnswer` (a deployment in progress, a gradual rollout) answers a bare result:
+ * taken as it is, with no time.
+ */
+export function resultOf(session: CallSession, answer: ObjectAnswer | Result<Record<string, unknown>>): Result<Record<string, unknown>> {
+  if (!("result" in answer)) return answer;
+  if (session.timing !== undefined) session.timing.object_ms = (session.timing.object_ms ?? 0) + answer.object_ms;
+  return answer.result;
 }
 
 /** How suggestions are rendered for this session, acting in `workspace` (null: the agent must name one). */
@@ -230,9 +237,8 @@ async function runCommand(
       readOnly: options.readOnly === true,
       connection: session.connection,
       ...(project === undefined ? {} : { project }),
-    })) as ObjectAnswer;
-    addObjectTime(session, answer.object_ms);
-    return answer.result;
+    })) as ObjectAnswer | Result<Record<string, unknown>>;
+    return resultOf(session, answer);
   } catch (error) {
     console.error("workspace call failed", command.name, error);
     return err(internalError());
@@ -265,9 +271,10 @@ function directoryContext(session: CallSession): DirectoryContext {
     resolveProject: (named) => resolveProject(principal, lock, named.workspace, named.id, true, "id"),
     directory: directoryOf(env),
     initWorkspace: async (id) => {
-      const answer = (await env.WORKSPACES.getByName(id).execute("system.init", {}, principal, id)) as ObjectAnswer;
-      addObjectTime(session, answer.object_ms);
-      return answer.result;
+      const answer = (await env.WORKSPACES.getByName(id).execute("system.init", {}, principal, id)) as
+        | ObjectAnswer
+        | Result<Record<string, unknown>>;
+      return resultOf(session, answer);
     },
     workspaceSummary: async (id) => (await env.WORKSPACES.getByName(id).readSummary()) as Result<WorkspaceSummary>,
   };
