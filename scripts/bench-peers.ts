@@ -20,7 +20,8 @@
  *
  *   npm run bench:peers -- [--peers server-memory,memory-keeper] [--sizes 1000,10000,100000] [--samples 50] [--warmup 5]
  *                          [--hits 10] [--seed-batch 2000] [--op-budget-seconds 60] [--seed-budget-minutes 5]
- *                          [--call-timeout-seconds 120] [--burst 20] [--burst-rounds 3] [--timeout-minutes 40]
+ *                          [--api-seed-budget-minutes 30] [--call-timeout-seconds 120] [--burst 20] [--burst-rounds 3]
+ *                          [--timeout-minutes 90]
  */
 import { cpus } from "node:os";
 import { resolve } from "node:path";
