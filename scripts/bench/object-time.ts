@@ -93,8 +93,8 @@ export class CallLines {
         DRAIN_TIMEOUT_MS,
       );
     });
-    await client.callTool("ping", { workspace });
     try {
+      await client.callTool("ping", { workspace });
       await arrived;
     } finally {
       clearTimeout(timer);
