@@ -46,6 +46,8 @@ export default defineConfig({
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           exclude: [E2E_TESTS, "**/node_modules/**"],
           testTimeout: 30_000,
+          // Pending workspace alarms run before each file ends, not during its teardown (see the file).
+          setupFiles: ["test/helpers/settle-alarms.ts"],
           sequence: { groupOrder: 0 },
         },
       },
