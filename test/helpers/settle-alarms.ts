@@ -8,5 +8,7 @@ import { env } from "cloudflare:workers";
 import { afterAll } from "vitest";
 
 afterAll(async () => {
-  for (const id of await listDurableObjectIds(env.WORKSPACES)) await runDurableObjectAlarm(env.WORKSPACES.get(id));
+  // All at once: one after another, a file with hundreds of workspaces waited on each in turn.
+  const ids = await listDurableObjectIds(env.WORKSPACES);
+  await Promise.all(ids.map((id) => runDurableObjectAlarm(env.WORKSPACES.get(id))));
 });
