@@ -16,6 +16,7 @@
 import type { McpClient } from "../lib/mcp-http.ts";
 import { fmtInt, pad, padEnd } from "./report.ts";
 import type { OpResult, OpSet } from "./sampling.ts";
+import { statsOf } from "./stats.ts";
 
 /** The fields of a `call` line the benchmark uses. */
 export interface CallLine {
@@ -104,7 +105,7 @@ export class CallLines {
   }
 }
 
-const mean = (values: number[]): number | null => (values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length);
+const mean = (values: number[]): number | null => (values.length === 0 ? null : statsOf(values).mean_ms);
 const round3 = (value: number | null): number | null => (value === null ? null : Math.round(value * 1000) / 1000);
 
 /**

@@ -9,6 +9,7 @@
  * acknowledged one exactly once.
  */
 import { performance } from "node:perf_hooks";
+import { statsOf } from "../bench/stats.ts";
 import { type Json, type McpClient, requestSignal, timedFetch } from "../lib/mcp-http.ts";
 import { pageShow } from "./verify.ts";
 
@@ -53,8 +54,6 @@ async function rate(concurrency: number, call: () => Promise<unknown>): Promise<
   return done / ((performance.now() - started) / 1000);
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
 export async function measureCeiling(
   base: string,
   client: McpClient,
@@ -85,8 +84,8 @@ export async function measureCeiling(
     const marker = String(entry.content ?? "").split(" ")[0] ?? "";
     found.set(marker, (found.get(marker) ?? 0) + 1);
   }
-  const pingPerS = median(rounds.map((r) => r.ping_per_s));
-  const writePerS = median(rounds.map((r) => r.write_per_s));
+  const pingPerS = statsOf(rounds.map((r) => r.ping_per_s)).median_ms;
+  const writePerS = statsOf(rounds.map((r) => r.write_per_s)).median_ms;
   return {
     health_per_s: healthPerS,
     ping_per_s: pingPerS,
