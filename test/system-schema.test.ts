@@ -6,7 +6,7 @@
 
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { LEGACY_NAMES } from "../src/capabilities/system/legacy-names";
+import { LEGACY_NAMES } from "../src/commands/legacy-names";
 import { COMMANDS, findCommand, namesOf } from "../src/commands/catalog";
 import type { Command } from "../src/commands/registry";
 import { MIN_BUDGET_CHARS } from "../src/shared/limits";

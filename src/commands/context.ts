@@ -51,8 +51,3 @@ export interface ProjectFacts {
   name: string;
   description: string;
 }
-
-/** Handlers with no workspace (help, schema) get no database. */
-export interface StatelessContext {
-  principal: Principal;
-}

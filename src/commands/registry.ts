@@ -12,7 +12,9 @@ import type { DirectoryContext } from "../directory/directory-context";
 import type { BudgetSpec } from "../shared/budget";
 import { MAX_BUDGET_CHARS, MAX_IDEMPOTENCY_KEY_CHARS } from "../shared/limits";
 import { workspaceNameSchema } from "../shared/names";
-import type { CommandContext, Role, StatelessContext } from "./context";
+import type { Suggestion } from "../shared/suggestion";
+import type { CommandContext, Principal, Role } from "./context";
+import type { Place, Portal } from "./portal-table";
 
 export type CommandKind = "read" | "write";
 
@@ -70,6 +72,42 @@ export interface DirectoryCommand<I extends z.ZodObject = z.ZodObject, O extends
 }
 
 export type Command = WorkspaceCommand | StatelessCommand | DirectoryCommand;
+
+/** Handlers with no workspace (help, the catalog's own descriptions) get no database. */
+export interface StatelessContext {
+  principal: Principal;
+  catalog: CatalogView;
+}
+
+/**
+ * What the commands that describe the catalog (system `schema.get`, `cmd.list`, `ops.summary`,
+ * `migration.lookup`) read of it. It reaches them through their context, so no capability imports the
+ * catalog that lists it (src/commands/catalog-view.ts builds it).
+ */
+export interface CatalogView {
+  /** Every command, in catalog order. */
+  readonly commands: readonly Command[];
+  /** A command by any name it answers to, with the `branchmind.` prefixes, or by a seed 000/001 name. */
+  resolve(name: string): Command | undefined;
+  /** Throws UNKNOWN_CMD for `name`, sent as `field`, with the closest command as its best action. */
+  failUnknown(name: string, field: string): never;
+  /** The listed portals (a golden op, or a command in one of their domains). */
+  portals(): readonly Portal[];
+  /** Every portal of seed 002, listed or not. */
+  allPortals(): readonly Portal[];
+  /** Names of the seed 002 portals that are not listed yet. */
+  unpluggedPortals(): string[];
+  /** Where the command is called from: its portal and, when it has one, its golden op. */
+  placeOf(command: Command): Place;
+  /** The command's input as JSON Schema, as a client sends it, without `workspace`. */
+  argsSchemaOf(command: Command): Record<string, unknown>;
+  /** The command's own example, else the smallest arguments its schema accepts. */
+  exampleArgsOf(command: Command): Record<string, unknown>;
+  /** The call that runs the command with its example arguments. */
+  exampleCallOf(command: Command): Suggestion;
+  /** Its section in the generated command reference. */
+  docRefOf(command: Command): { path: string; anchor: string };
+}
 
 /** Fields every workspace command accepts. */
 export const workspaceFields = {

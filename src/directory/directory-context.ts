@@ -7,7 +7,7 @@
 import type { Principal } from "../commands/context";
 import type { AppError } from "../shared/errors";
 import type { Result } from "../shared/result";
-import type { WorkspaceSummary } from "../workspace/workspace-object";
+import type { WorkspaceSummary } from "../shared/workspace-summary";
 import type { ProjectDirectory } from "./project-directory";
 
 /** A resolved project (a workspace name), and whether it is the agent's default project. */

@@ -9,9 +9,9 @@ import directoryInit from "../../migrations/directory/0001_directory.sql";
 import directoryProjects from "../../migrations/directory/0002_projects.sql";
 import { CommandError, internalError } from "../shared/errors";
 import { err, ok, type Result } from "../shared/result";
+import { DIRECTORY_NAME, type WorkspaceSummary } from "../shared/workspace-summary";
 import { Db } from "../workspace/db";
 import { type Migration, migrate } from "../workspace/migrate";
-import type { WorkspaceSummary } from "../workspace/workspace-object";
 import { type DirectoryEntry, listAllowedWorkspaces, listWorkspaces, upsertSummary } from "./directory.store";
 import type {
   EnsureRequest,
@@ -26,8 +26,7 @@ import type {
 } from "./project-directory";
 import { ensureProject, findProject, listProjects, markProjectReady, registerWorkspaceProject, reserveProject } from "./projects.store";
 
-/** The one Directory of a deployment (`DIRECTORY.getByName(DIRECTORY_NAME)`). */
-export const DIRECTORY_NAME = "directory";
+export { DIRECTORY_NAME };
 
 const DIRECTORY_MIGRATIONS: readonly Migration[] = [
   { id: 1, name: "directory", sql: directoryInit },

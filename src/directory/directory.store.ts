@@ -4,9 +4,9 @@
  * (project tick, open records, open sessions) ride along; a push without them counts zeros.
  */
 import { MAX_LIST_LIMIT } from "../shared/limits";
-import { matchesWorkspace } from "../worker/token";
+import { matchesWorkspace } from "../shared/workspace-patterns";
+import type { WorkspaceSummary } from "../shared/workspace-summary";
 import type { Db } from "../workspace/db";
-import type { WorkspaceSummary } from "../workspace/workspace-object";
 import type { WorkspaceListing, WorkspacePage, WorkspacePageRequest } from "./project-directory";
 import { MAX_PROJECT_PAGE, MAX_PROJECT_SCAN, PROJECT_SCAN_BATCH } from "./project-limits";
 

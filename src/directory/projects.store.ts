@@ -5,7 +5,7 @@
  * `CommandError` and turned into Results by the Directory object.
  */
 import { fail } from "../shared/errors";
-import { matchesWorkspace } from "../worker/token";
+import { matchesWorkspace } from "../shared/workspace-patterns";
 import type { Db, Row } from "../workspace/db";
 import type { EnsureRequest, ProjectPage, ProjectPageRequest, ProjectRecord, Reservation, ReserveRequest } from "./project-directory";
 import { MAX_ID_PROBES, MAX_PROJECT_PAGE, MAX_PROJECT_SCAN, PROJECT_SCAN_BATCH } from "./project-limits";

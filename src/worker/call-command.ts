@@ -5,6 +5,7 @@
  * workspace object (or here, for commands that need none or the Directory). Always returns a `Result`.
  */
 import type { z } from "zod";
+import { CATALOG_VIEW } from "../commands/catalog-view";
 import { type Principal, type ProjectFacts, ROLE_RANK } from "../commands/context";
 import type { Command, DirectoryCommand } from "../commands/registry";
 import { type Connection, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
@@ -19,7 +20,8 @@ import { NAME_FIELDS } from "../shared/names";
 import { err, ok, type Result } from "../shared/result";
 import { illFormedError, illFormedFields } from "../shared/stored-text";
 import { type RenderedSuggestion, suggest, unfilledFields } from "../shared/suggestion";
-import type { ObjectAnswer, WorkspaceSummary } from "../workspace/workspace-object";
+import type { WorkspaceSummary } from "../shared/workspace-summary";
+import type { ObjectAnswer } from "../workspace/workspace-object";
 import { OAUTH_KEY_ID } from "./oauth/oauth-server";
 import { resolveProject, resolveProjectSettled, resolveWorkspace } from "./workspace-resolution";
 
@@ -210,7 +212,7 @@ async function runCommand(
   if (command.scope === "none") {
     try {
       const value = renderSuggestions(
-        command.handler({ principal }, args) as Record<string, unknown>,
+        command.handler({ principal, catalog: CATALOG_VIEW }, args) as Record<string, unknown>,
         renderContextOf(session, workspaceOfCall(session, args)),
       );
       if (!options.capsule) return ok(applyBudget(value, command.budget, args, "default"));

@@ -11,8 +11,8 @@
 
 import { type CallToolResult, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { createMcpHandler, type StatelessMcpHandler } from "agents/mcp/server";
-import { resolveCommand } from "../capabilities/system/command-facts";
 import { findCommand } from "../commands/catalog";
+import { resolveCommand } from "../commands/command-facts";
 import { CALL_OP, findPortal, type Portal, stripNamePrefix } from "../commands/portals";
 import { SHARED_FIELD_DESCRIPTIONS } from "../commands/registry";
 import { renderTextBlock } from "../shared/json";

@@ -6,9 +6,10 @@
  * A read-only portal (status, open) runs reads only: a write through its `call` is refused, pointing at
  * the portal that runs it, so the portal's `readOnlyHint` holds.
  */
-import { closestName } from "../capabilities/system/closest-name";
-import { resolveCommand as commandNamed, unknownCommandError } from "../capabilities/system/command-facts";
+
 import { findCommand } from "../commands/catalog";
+import { closestName } from "../commands/closest-name";
+import { resolveCommand as commandNamed, unknownCommandError } from "../commands/command-facts";
 import { CALL_OP, PORTAL_PROFILE, type Portal, placeOf } from "../commands/portals";
 import type { Command } from "../commands/registry";
 import { renderError } from "../commands/suggestions";

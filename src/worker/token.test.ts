@@ -1,6 +1,7 @@
 // Unit tests of token signing and workspace patterns. Authentication through MCP is in test/auth.test.ts.
 import { describe, expect, it } from "vitest";
-import { matchesWorkspace, mintToken, newTokenId, readUnverifiedClaims, type TokenClaims, verifyToken } from "./token";
+import { matchesWorkspace } from "../shared/workspace-patterns";
+import { mintToken, newTokenId, readUnverifiedClaims, type TokenClaims, verifyToken } from "./token";
 
 const S = "s".repeat(32);
 const T = "t".repeat(32);

@@ -25,7 +25,7 @@ import type { Command } from "../commands/registry";
 import { PORTAL_CONNECTION } from "../commands/suggestions";
 import { type AppError, appError, type ErrorCode } from "../shared/errors";
 import type { Result } from "../shared/result";
-import type { WorkspaceSummary } from "../workspace/workspace-object";
+import type { WorkspaceSummary } from "../shared/workspace-summary";
 import { type CallSession, type CallTiming, callCommand } from "./call-command";
 import { callLogLine, outcomeOf, refusalLogLine, workspaceOf } from "./call-log";
 import { SERVER_INFO } from "./mcp";

@@ -14,7 +14,7 @@ import type { ProjectDirectory } from "../directory/project-directory";
 import { type AppError, appError, internalError } from "../shared/errors";
 import { isValidWorkspaceName } from "../shared/names";
 import { suggest } from "../shared/suggestion";
-import { matchesWorkspace } from "./token";
+import { matchesWorkspace } from "../shared/workspace-patterns";
 
 export type Resolution = { ok: true; workspace: string } | { ok: false; error: AppError };
 

@@ -11,10 +11,10 @@ import { recordSyncSummary } from "../capabilities/records/summary.store";
 import { findCommand } from "../commands/catalog";
 import type { Principal, ProjectFacts } from "../commands/context";
 import type { Connection } from "../commands/suggestions";
-import { DIRECTORY_NAME } from "../directory/directory-object";
 import { internalError } from "../shared/errors";
 import { redactionEnabled } from "../shared/redaction";
 import { err, ok, type Result } from "../shared/result";
+import { DIRECTORY_NAME, type WorkspaceSummary } from "../shared/workspace-summary";
 import { read } from "./clocks";
 import { Db } from "./db";
 import { type ExecuteRequest, execute } from "./execute";
@@ -24,18 +24,6 @@ import { WORKSPACE_MIGRATIONS } from "./migrations";
 
 /** Summaries lag writes by at most this much; long enough to coalesce a burst into one push. */
 const SUMMARY_PUSH_DELAY_MS = 2_000;
-
-export interface WorkspaceSummary {
-  name: string;
-  tick: number;
-  seq: number;
-  branches: number;
-  as_of_tick: number;
-  /** Record-Sync (seed 004): the project tick, OPEN records, sessions not closed. Absent in older pushes. */
-  project_tick?: number;
-  open_records?: number;
-  open_sessions?: number;
-}
 
 /**
  * What `execute` answers: the command's result, and the milliseconds from the start of `execute` to the

@@ -6,7 +6,7 @@
  * and calling it succeeds.
  */
 import { type Schema, Validator } from "@cfworker/json-schema";
-import { argsSchemaOf } from "../../src/capabilities/system/command-facts";
+import { argsSchemaOf } from "../../src/commands/command-facts";
 import { findCommand } from "../../src/commands/catalog";
 import { CALL_OP, findPortal, placeOf } from "../../src/commands/portals";
 import type { Command } from "../../src/commands/registry";

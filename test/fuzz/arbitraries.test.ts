@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { exampleValue } from "../../src/capabilities/system/examples";
+import { exampleValue } from "../../src/commands/examples";
 import { COMMANDS } from "../../src/commands/catalog";
 import { domainOf } from "../../src/commands/portals";
 import type { Command } from "../../src/commands/registry";

@@ -10,7 +10,6 @@ import { DEFAULT_LIST_LIMIT, MAX_BRANCH_DEPTH } from "../../shared/limits";
 import { suggest } from "../../shared/suggestion";
 import { advance, read } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
-import { deleteBranchGraph } from "../graph/graph.store";
 
 export const MAIN = "main";
 
@@ -277,14 +276,16 @@ export function renameBranch(db: Db, branch: Branch, newName: string): void {
   db.run("UPDATE branches SET name = ? WHERE id = ?", newName, branch.id);
 }
 
-/** Removes the branch row and everything written on it (entries, docs, head, tags, checkouts). */
+/**
+ * Removes the branch row and what this store keeps of it (entries, docs, head, tags, checkouts). The
+ * branch command deletes the graph's rows of the branch first (graph.store.ts).
+ */
 export function deleteBranchRows(db: Db, branch: Branch): void {
   db.run("DELETE FROM doc_entries WHERE branch_id = ?", branch.id);
   db.run("DELETE FROM documents WHERE branch_id = ?", branch.id);
   db.run("DELETE FROM branch_heads WHERE branch_id = ?", branch.id);
   db.run("DELETE FROM tags WHERE branch_id = ?", branch.id);
   db.run("DELETE FROM checkouts WHERE branch_id = ?", branch.id);
-  deleteBranchGraph(db, branch.id);
   db.run("DELETE FROM branches WHERE id = ?", branch.id);
 }
 

@@ -6,21 +6,11 @@
  * of the static catalog: they need no workspace, and answer the same bytes for the same catalog.
  */
 import { z } from "zod";
-import { COMMANDS } from "../../commands/catalog";
-import { allPortals, placeOf, portals, stripNamePrefix } from "../../commands/portals";
-import { type Command, defineStatelessCommand } from "../../commands/registry";
+import { stripNamePrefix } from "../../commands/portal-table";
+import { type CatalogView, type Command, defineStatelessCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_NAME_CHARS } from "../../shared/limits";
 import { suggestionSchema } from "../../shared/suggestion";
-import {
-  argsSchemaOf,
-  docRefOf,
-  exampleArgsOf,
-  exampleCallOf,
-  failUnknownCommand,
-  resolveCommand,
-  unpluggedPortals,
-} from "./command-facts";
 
 const commandName = z.string().min(1).max(MAX_NAME_CHARS);
 
@@ -28,8 +18,8 @@ const commandName = z.string().min(1).max(MAX_NAME_CHARS);
 const exampleCallSchema = suggestionSchema;
 
 /** Where a command is called from: its portal and golden op (absent: `op: "call"` with `cmd`). */
-function placeFields(command: Command): { portal: string; op?: string } {
-  const { portal, op } = placeOf(command);
+function placeFields(catalog: CatalogView, command: Command): { portal: string; op?: string } {
+  const { portal, op } = catalog.placeOf(command);
   return { portal: portal.name, ...(op === undefined ? {} : { op }) };
 }
 
@@ -77,17 +67,17 @@ export const schemaGet = defineStatelessCommand({
     default_budget_profile: z.literal("portal").nullable().describe("portal for reads called through a portal; null for writes."),
   },
   budget: { lists: [], keep: [], stubs: schemaStubs },
-  handler: (_ctx, args) => {
-    const command = resolveCommand(args.cmd) ?? failUnknownCommand(args.cmd, "cmd");
+  handler: ({ catalog }, args) => {
+    const command = catalog.resolve(args.cmd) ?? catalog.failUnknown(args.cmd, "cmd");
     return {
       cmd: command.name,
       tool: command.tool,
       kind: command.kind,
-      ...placeFields(command),
-      args_schema: argsSchemaOf(command),
-      example_minimal_args: exampleArgsOf(command),
-      example_valid_call: exampleCallOf(command),
-      doc_ref: docRefOf(command),
+      ...placeFields(catalog, command),
+      args_schema: catalog.argsSchemaOf(command),
+      example_minimal_args: catalog.exampleArgsOf(command),
+      example_valid_call: catalog.exampleCallOf(command),
+      doc_ref: catalog.docRefOf(command),
       default_budget_profile: command.kind === "read" ? ("portal" as const) : null,
     };
   },
@@ -139,19 +129,19 @@ export const cmdList = defineStatelessCommand({
     next_cursor: z.string().optional().describe("Where the next page starts; absent on the last page."),
   },
   budget: { lists: ["cmds"], keep: ["cmd"], trimFromEnd: true, repair: repairCursor },
-  handler: (_ctx, args) => {
+  handler: ({ catalog }, args) => {
     const portal = args.portal === undefined ? undefined : stripNamePrefix(args.portal);
-    if (portal !== undefined && !allPortals().some((candidate) => candidate.name === portal)) {
-      const names = portals().map((candidate) => candidate.name);
+    if (portal !== undefined && !catalog.allPortals().some((candidate) => candidate.name === portal)) {
+      const names = catalog.portals().map((candidate) => candidate.name);
       fail("INVALID_INPUT", `Unknown portal "${args.portal}".`, `Use one of: ${names.join(", ")}.`, {
         portal: args.portal,
         portals: names,
       });
     }
     const prefix = args.prefix;
-    const matching = COMMANDS.filter(
+    const matching = catalog.commands.filter(
       (command) =>
-        (portal === undefined || placeOf(command).portal.name === portal) &&
+        (portal === undefined || catalog.placeOf(command).portal.name === portal) &&
         (prefix === undefined || command.name.startsWith(prefix) || command.tool.startsWith(prefix)),
     );
     const start = args.cursor === undefined ? 0 : Number(args.cursor);
@@ -167,7 +157,7 @@ export const cmdList = defineStatelessCommand({
       cmds: page.map((command) => ({
         cmd: command.name,
         tool: command.tool,
-        ...placeFields(command),
+        ...placeFields(catalog, command),
         kind: command.kind,
         title: command.title,
       })),
@@ -197,13 +187,13 @@ export const opsSummary = defineStatelessCommand({
     unplugged: z.array(z.string()),
   },
   budget: { lists: ["portals"], keep: ["portal", "cmds"], trimFromEnd: true },
-  handler: () => {
+  handler: ({ catalog }) => {
     const counts = new Map<string, number>();
-    for (const command of COMMANDS) {
-      const name = placeOf(command).portal.name;
+    for (const command of catalog.commands) {
+      const name = catalog.placeOf(command).portal.name;
       counts.set(name, (counts.get(name) ?? 0) + 1);
     }
-    const listed = portals().map((portal) => ({
+    const listed = catalog.portals().map((portal) => ({
       portal: portal.name,
       golden_ops: Object.entries(portal.ops).map(([op, cmd]) => ({ op, cmd })),
       cmds: counts.get(portal.name) ?? 0,
@@ -213,9 +203,9 @@ export const opsSummary = defineStatelessCommand({
       totals: {
         portals: listed.length,
         golden_ops: listed.reduce((sum, portal) => sum + portal.golden_ops.length, 0),
-        cmds: COMMANDS.length,
+        cmds: catalog.commands.length,
       },
-      unplugged: unpluggedPortals(),
+      unplugged: catalog.unpluggedPortals(),
     };
   },
 });
@@ -236,14 +226,14 @@ export const migrationLookup = defineStatelessCommand({
     op: z.string().optional(),
     example_call: exampleCallSchema,
   },
-  handler: (_ctx, args) => {
-    const command = resolveCommand(args.old_name) ?? failUnknownCommand(args.old_name, "old_name");
+  handler: ({ catalog }, args) => {
+    const command = catalog.resolve(args.old_name) ?? catalog.failUnknown(args.old_name, "old_name");
     return {
       old_name: args.old_name,
       cmd: command.name,
       tool: command.tool,
-      ...placeFields(command),
-      example_call: exampleCallOf(command),
+      ...placeFields(catalog, command),
+      example_call: catalog.exampleCallOf(command),
     };
   },
 });

@@ -10,8 +10,9 @@ import { AuthorizationError, CimdFetchError, type OAuthHelpers } from "@cloudfla
 import { ROLE_RANK, type Role } from "../../commands/context";
 import { MAX_AGENT_ID_CHARS } from "../../shared/limits";
 import { isValidWorkspaceName } from "../../shared/names";
+import { matchesWorkspace } from "../../shared/workspace-patterns";
 import { AGENT_ID_PATTERN, revokedTokenIds, verifyTeamToken } from "../team-tokens";
-import { matchesWorkspace, type TokenClaims } from "../token";
+import type { TokenClaims } from "../token";
 import { consentErrorPage, consentPage, DEFAULT_LIFETIME_DAYS, GRANT_LIFETIME_DAYS, htmlAnswer } from "./consent-page";
 import { authorizationServerFor, type GrantProps, scopesUpTo } from "./oauth-server";
 

@@ -8,9 +8,9 @@
  * whole listing stays under MAX_PORTAL_LISTING_CHARS (a test holds it there): every session pays it first.
  */
 import { z } from "zod";
-import { argsSchemaOf } from "../../capabilities/system/command-facts";
-import type { JsonSchema } from "../../capabilities/system/examples";
 import { findCommand } from "../../commands/catalog";
+import { argsSchemaOf } from "../../commands/command-facts";
+import type { JsonSchema } from "../../commands/examples";
 import { CALL_OP, type Portal, portals } from "../../commands/portals";
 import type { Command } from "../../commands/registry";
 import { BUDGET_PROFILES } from "../../shared/limits";
