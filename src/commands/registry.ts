@@ -45,6 +45,21 @@ interface CommandBase<I extends z.ZodObject, O extends z.ZodObject> {
    * (exactly one of two fields, at least one of several); others get theirs generated from the schema.
    */
   example?: Record<string, unknown>;
+  /** Secret redaction's exceptions for this command (shared/redaction.ts); none by default. */
+  redaction?: RedactionRules;
+}
+
+/**
+ * How secret redaction treats one command's arguments. Every write's arguments are redacted, but for
+ * `keep`; a read's are not, but for `compare`.
+ */
+export interface RedactionRules {
+  /** Writes: fields stored exactly as sent (a restore page: the server's own rows, byte for byte). */
+  keep?: readonly string[];
+  /** Reads: fields compared with stored (redacted) text, so redacted the same way before the handler. */
+  compare?: readonly string[];
+  /** What the SECRET_REDACTED warning adds (a command whose stored text is hashed). */
+  note?: string;
 }
 
 export interface WorkspaceCommand<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends CommandBase<I, O> {
@@ -54,6 +69,22 @@ export interface WorkspaceCommand<I extends z.ZodObject = z.ZodObject, O extends
    * them before the call and hands them in (`CommandContext.project`).
    */
   needsProject?: boolean;
+  /**
+   * The argument that names the workspace besides `workspace` (Record-Sync's `project_id`). A command
+   * with one works in the agent's default project when nothing names a workspace.
+   */
+  projectField?: string;
+  /**
+   * Writes: may change the counts of the Directory's summary without storing a row (Record-Sync session
+   * bookkeeping), so every successful call schedules a summary push.
+   */
+  movesSummaryCounts?: boolean;
+  /**
+   * Writes: whether this call is part of a restore (a page of the server's own rows, or giving one up).
+   * Such a call runs while a restore is unfinished, brings its own branches and journal, and skips the
+   * write guards' preparations.
+   */
+  isRestore?: (args: Record<string, unknown>) => boolean;
   handler: (ctx: CommandContext, args: z.output<I>) => z.input<O>;
 }
 

@@ -1,0 +1,34 @@
+/**
+ * The commands the server's own machinery names: the front door's suggestions and fallbacks (where you
+ * are, the workflow, a command's schema, the command list), a project's bootstrap, the resources'
+ * workspace listing, the projects listing. They are named once, here in the catalog seam, so that
+ * src/worker/ and src/workspace/ name no command; each must be in the catalog (checked on first use).
+ */
+import { findCommand } from "./catalog";
+import type { Command } from "./registry";
+
+export const WELL_KNOWN = {
+  /** Where you are and what is next: every toolset lists it and every role may call it. */
+  status: "system.status",
+  /** The portal workflow. */
+  help: "system.help",
+  /** A workspace's bootstrap, safe to repeat. */
+  init: "system.init",
+  /** A command's arguments and a valid example call. */
+  schemaGet: "system.schema.get",
+  /** Every command with its portal and golden op. */
+  cmdList: "system.cmd.list",
+  /** The workspaces a token may see, paged. */
+  workspaceList: "workspace.list",
+  /** The projects a token may use. */
+  listProjects: "records.project.list",
+} as const;
+
+export type WellKnownRole = keyof typeof WELL_KNOWN;
+
+/** The command that plays `role`; throws if the catalog lost it (a programming error, caught by every test). */
+export function wellKnown(role: WellKnownRole): Command {
+  const command = findCommand(WELL_KNOWN[role]);
+  if (command === undefined) throw new Error(`well-known command ${role} (${WELL_KNOWN[role]}) is not in the catalog`);
+  return command;
+}
