@@ -6,7 +6,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { findCommand } from "../src/commands/catalog";
+import { findCommand, WORKSPACE_HOOKS } from "../src/commands/catalog";
+import type { WorkspaceCommand } from "../src/commands/registry";
 import { Db } from "../src/workspace/db";
 import { execute } from "../src/workspace/execute";
 import { ok } from "./helpers/mcp";
@@ -155,7 +156,12 @@ describe("redaction: the REDACTION switch at the executor", () => {
     return runInDurableObject(env.WORKSPACES.getByName(workspace), (_instance, state) => {
       const db = new Db(state.storage.sql, state.storage);
       const args = notesCommit?.input.parse({ content }) as Record<string, unknown>;
-      const result = execute(db, { command: "vcs.notes.commit", args, principal, workspace, redaction }, 1_000);
+      const result = execute(
+        db,
+        WORKSPACE_HOOKS,
+        { command: notesCommit as WorkspaceCommand, name: "vcs.notes.commit", args, principal, workspace, redaction },
+        1_000,
+      );
       const stored = db.all<{ content: string }>("SELECT content FROM doc_entries ORDER BY seq").map((row) => row.content);
       return { result, stored };
     });

@@ -1,9 +1,12 @@
 /**
- * The catalog: every command of the server, and lookups by dotted name, flat tool name or alias.
- * Both sides import it: the Worker for schemas and surfaces, the workspace object for handlers.
+ * The catalog seam: every command of the server, with lookups by dotted name, flat tool name or alias,
+ * and the hooks capabilities register with the workspace executor (write guards, the portal capsule,
+ * the summary's counts). The one module below the Worker that names capabilities: the Worker imports it
+ * for schemas and surfaces, the workspace object for handlers and hooks.
  */
 import { ANCHOR_COMMANDS } from "../capabilities/anchors/anchors.commands";
 import { BRANCH_COMMANDS } from "../capabilities/branches/branches.commands";
+import { countBranches, MAIN_BRANCH_GUARD } from "../capabilities/branches/branches.store";
 import { CODE_REF_COMMANDS } from "../capabilities/code-refs/code-refs.commands";
 import { DOCS_COMMANDS } from "../capabilities/docs/docs.commands";
 import { GRAPH_COMMANDS } from "../capabilities/graph/graph.catalog";
@@ -12,14 +15,18 @@ import { KNOWLEDGE_COMMANDS } from "../capabilities/knowledge/knowledge.commands
 import { OPEN_COMMANDS } from "../capabilities/open/open.commands";
 import { PROJECT_COMMANDS } from "../capabilities/projects/projects.commands";
 import { WORKSPACE_LIST_COMMANDS } from "../capabilities/projects/workspace-list.commands";
-import { RECORD_COMMANDS } from "../capabilities/records/records.catalog";
+import { RECORD_COMMANDS, recordSyncSummary } from "../capabilities/records/records.catalog";
 import { SYSTEM_COMMANDS } from "../capabilities/system/system.commands";
+import { focusCapsule } from "../capabilities/tasks/capsule";
+import { compactCapsule, type RenderedCapsule } from "../capabilities/tasks/capsule.compact";
 import { TASK_COMMANDS } from "../capabilities/tasks/tasks.catalog";
 import { THINK_COMMANDS } from "../capabilities/think/think.catalog";
 import { TRACE_COMMANDS } from "../capabilities/trace/trace.catalog";
 import { VCS_COMMANDS } from "../capabilities/vcs/vcs.commands";
+import { RESTORE_GUARD } from "../capabilities/workspace/restore-state";
 import { WORKSPACE_COMMANDS } from "../capabilities/workspace/workspace.commands";
 import type { Command } from "./registry";
+import type { WorkspaceHooks } from "./workspace-hooks";
 
 export const COMMANDS: readonly Command[] = [
   ...SYSTEM_COMMANDS,
@@ -57,3 +64,11 @@ for (const command of COMMANDS) {
 export function findCommand(name: string): Command | undefined {
   return BY_NAME.get(name);
 }
+
+export const WORKSPACE_HOOKS: WorkspaceHooks = {
+  // A restore's refusal comes before the idempotency replay; main is bootstrapped only for a fresh write.
+  writeGuards: [RESTORE_GUARD, MAIN_BRANCH_GUARD],
+  capsule: (ctx) => ({ ...focusCapsule(ctx) }),
+  compactCapsule: (rendered) => compactCapsule(rendered as unknown as RenderedCapsule),
+  summaryCounts: (db) => ({ branches: countBranches(db), ...recordSyncSummary(db) }),
+};

@@ -1,23 +1,21 @@
 /**
- * The executor: runs one named command against a workspace database and returns a `Result`.
- * Order of checks: known command → project guard → idempotency replay → handler. A write runs inside
- * one transaction with its journal row and idempotency record, so all of it lands or none of it does;
- * a read gets its budget applied. Unless turned off, a write's arguments are redacted of secrets
- * (shared/redaction.ts) before the fingerprint and the handler see them. While a restore is unfinished,
- * every write but the restore's own calls is refused (RESTORE_IN_PROGRESS). A call that wrote rows
- * counts one change (meta `change_count`), which keeps an export's pages one snapshot. A `readOnly` call
- * (the viewer's API) stores nothing: a write is refused, and so is a read that would write a row. Expected
- * failures arrive as `CommandError`; anything else is logged and answered as INTERNAL_ERROR.
+ * The executor: runs one workspace command (resolved by the caller) against a workspace database and
+ * returns a `Result`. Order of checks: project guard → the write guards' refusals → idempotency replay →
+ * the write guards' preparations → handler. A write runs inside one transaction with its journal row and
+ * idempotency record, so all of it lands or none of it does; a read gets its budget applied. Unless
+ * turned off, a write's arguments are redacted of secrets (shared/redaction.ts) before the fingerprint
+ * and the handler see them, but for the fields its command keeps (`redaction.keep`). A call that wrote
+ * rows counts one change (meta `change_count`), which keeps an export's pages one snapshot. A `readOnly`
+ * call (the viewer's API) stores nothing: a write is refused, and so is a read that would write a row.
+ * Expected failures arrive as `CommandError`; anything else is logged and answered as INTERNAL_ERROR.
+ * It knows no particular command: the guards, the capsule and the redaction rules come from the
+ * command's metadata and the hooks the catalog registers (commands/workspace-hooks.ts).
  */
 
-import { ensureMain } from "../capabilities/branches/branches.store";
-import { focusCapsule } from "../capabilities/tasks/capsule";
-import { compactCapsule, type RenderedCapsule } from "../capabilities/tasks/capsule.compact";
-import { isRestoreCall, parseRestore, refuseWhileRestoring } from "../capabilities/workspace/restore-state";
-import { findCommand } from "../commands/catalog";
 import type { CommandContext, JournalNote, Principal, ProjectFacts } from "../commands/context";
 import type { WorkspaceCommand } from "../commands/registry";
 import { type Connection, PORTAL_CONNECTION, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
+import type { WorkspaceHooks } from "../commands/workspace-hooks";
 import { applyBudget, applyBudgetWithCapsule, type CapsuleForms, resolveLimits } from "../shared/budget";
 import { appError, CommandError, fail, internalError } from "../shared/errors";
 import { type RedactionFinding, redactArgs, redactionWarning } from "../shared/redaction";
@@ -25,10 +23,13 @@ import { err, ok, type Result, type Warning } from "../shared/result";
 import type { Db } from "./db";
 import { fingerprint, remember, replay } from "./idempotency";
 import { appendJournal } from "./journal";
-import { getMeta, noteChange, readWriteGuards, setMeta } from "./meta";
+import { getMeta, noteChange, readWriteFacts, setMeta } from "./meta";
 
 export interface ExecuteRequest {
-  command: string;
+  /** The command, resolved once by the caller; an unknown name or a command of another scope is undefined. */
+  command: WorkspaceCommand | undefined;
+  /** The name the caller asked for, for the UNKNOWN_CMD error. */
+  name: string;
   args: Record<string, unknown>;
   principal: Principal;
   workspace: string;
@@ -54,43 +55,24 @@ function renderContextOf(request: ExecuteRequest): RenderContext {
 /** Control fields, never content: a key or guard must reach the executor exactly as sent. */
 const NOT_REDACTED = ["idempotency_key", "project_guard"];
 
-/**
- * Fields of one command that are never redacted: a restore page is the server's own stored rows, which
- * must come back byte for byte (their text was redacted, or not, when first written; a digest and
- * hashes such as a code slice's sha256 are computed over it).
- */
-const NOT_REDACTED_BY_COMMAND: Record<string, readonly string[]> = { "workspace.import": ["jsonl"] };
-
-/**
- * Read arguments compared with stored (redacted) text are redacted the same way, so an unchanged code
- * slice that held a secret is not reported stale. A caller's own sha256 of the original text still differs.
- */
-const READ_FIELDS_REDACTED: Record<string, readonly string[]> = { "think.code.check": ["text"], open: ["current_text"] };
-
-/** What the SECRET_REDACTED warning adds for a command whose stored text is hashed. */
-const REDACTION_NOTES: Record<string, string> = {
-  "think.code.attach":
-    "The slice's sha256 is of the redacted text: check it with code_ref_check {text} (redacted the same way), not with a sha256 computed locally.",
-};
-
-export function execute(db: Db, request: ExecuteRequest, nowMs: number): Result<Record<string, unknown>> {
+export function execute(db: Db, hooks: WorkspaceHooks, request: ExecuteRequest, nowMs: number): Result<Record<string, unknown>> {
   try {
-    const command = findCommand(request.command);
-    if (command?.scope !== "workspace") {
-      return err(appError("UNKNOWN_CMD", `Unknown command "${request.command}".`, "Call `help` for the list of commands."));
+    const command = request.command;
+    if (command === undefined) {
+      return err(appError("UNKNOWN_CMD", `Unknown command "${request.name}".`, "Call `help` for the list of commands."));
     }
     checkProjectGuard(db, request.args);
-    if (request.readOnly) return ok(runReadOnly(db, command, request, nowMs));
+    if (request.readOnly) return ok(runReadOnly(db, hooks, command, request, nowMs));
     if (command.kind === "write") {
-      const skip = [...NOT_REDACTED, ...(NOT_REDACTED_BY_COMMAND[command.name] ?? [])];
+      const skip = [...NOT_REDACTED, ...(command.redaction?.keep ?? [])];
       const redacted = request.redaction === false ? { value: request.args, findings: [] } : redactArgs(request.args, skip);
-      const value = runWrite(db, command, { ...request, args: redacted.value }, nowMs, redacted.findings);
-      return ok(request.capsule && !("capsule" in value) ? { ...value, capsule: capsuleOf(db, request, nowMs).full } : value);
+      const value = runWrite(db, hooks, command, { ...request, args: redacted.value }, nowMs, redacted.findings);
+      return ok(request.capsule && !("capsule" in value) ? { ...value, capsule: capsuleOf(db, hooks, request, nowMs).full } : value);
     }
-    return ok(runRead(db, command, request.redaction === false ? request : redactReadFields(command, request), nowMs));
+    return ok(runRead(db, hooks, command, request.redaction === false ? request : redactReadFields(command, request), nowMs));
   } catch (error) {
     if (error instanceof CommandError) return err(renderError(error.error, renderContextOf(request)));
-    console.error("command failed", request.command, error);
+    console.error("command failed", request.name, error);
     return err(internalError());
   }
 }
@@ -113,7 +95,7 @@ function makeContext(db: Db, request: ExecuteRequest, nowMs: number, readLimitCh
   const notes: JournalNote[] = [];
   const warnings: Warning[] = [];
   const events = { count: 0 };
-  const command = findCommand(request.command)?.tool ?? request.command;
+  const command = request.command?.tool ?? request.name;
   const ctx: CommandContext = {
     db,
     principal: request.principal,
@@ -136,7 +118,7 @@ function withWarnings(value: Record<string, unknown>, warnings: Warning[]): Reco
 }
 
 function redactReadFields(command: WorkspaceCommand, request: ExecuteRequest): ExecuteRequest {
-  const fields = READ_FIELDS_REDACTED[command.name];
+  const fields = command.redaction?.compare;
   if (fields === undefined) return request;
   const picked = Object.fromEntries(fields.filter((field) => field in request.args).map((field) => [field, request.args[field]]));
   const redacted = redactArgs(picked);
@@ -145,6 +127,7 @@ function redactReadFields(command: WorkspaceCommand, request: ExecuteRequest): E
 
 function runWrite(
   db: Db,
+  hooks: WorkspaceHooks,
   command: WorkspaceCommand,
   request: ExecuteRequest,
   nowMs: number,
@@ -153,23 +136,23 @@ function runWrite(
   const agentId = request.principal.agent_id;
   const key = typeof request.args.idempotency_key === "string" ? request.args.idempotency_key : undefined;
   const print = key === undefined ? "" : fingerprint(command.name, request.args);
-  const restoring = isRestoreCall(command.name, request.args);
+  // A restore brings its own branches (main included) and writes no journal row of its own.
+  const guards = command.isRestore?.(request.args) === true ? [] : hooks.writeGuards;
   return db.transaction(() => {
     const written = db.rowsWritten;
-    const guards = readWriteGuards(db);
-    if (!restoring) refuseWhileRestoring(parseRestore(guards.restore), command.tool);
+    const facts = readWriteFacts(db, guards === hooks.writeGuards ? probesOf(hooks) : NO_PROBES);
+    guards.forEach((guard, index) => guard.beforeReplay?.({ command, probe: facts.probes[index] ?? null }));
     if (key !== undefined) {
       const previous = replay(db, agentId, key, command.name, print);
       if (previous !== undefined) return previous as Record<string, unknown>;
     }
     const { ctx, notes, warnings, events } = makeContext(db, request, nowMs, undefined);
-    if (redactions.length > 0) warnings.push(redactionWarning(redactions, REDACTION_NOTES[command.name]));
-    if (guards.name === undefined) {
+    if (redactions.length > 0) warnings.push(redactionWarning(redactions, command.redaction?.note));
+    if (facts.name === undefined) {
       setMeta(db, "name", request.workspace);
       setMeta(db, "created_at_ms", String(nowMs));
     }
-    // A restore brings its own branches (main included) and writes no journal row of its own.
-    if (!restoring) ensureMain(ctx, guards.hasBranches);
+    guards.forEach((guard, index) => guard.beforeHandler?.(ctx, { command, probe: facts.probes[index] ?? null }));
     // Rendered before it is remembered: a replay answers what the first call answered.
     const value = renderSuggestions(
       withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings),
@@ -194,7 +177,13 @@ function runWrite(
 }
 
 /** A read under `readOnly`: in a transaction that any stored row (bookkeeping included) rolls back, with FORBIDDEN. */
-function runReadOnly(db: Db, command: WorkspaceCommand, request: ExecuteRequest, nowMs: number): Record<string, unknown> {
+function runReadOnly(
+  db: Db,
+  hooks: WorkspaceHooks,
+  command: WorkspaceCommand,
+  request: ExecuteRequest,
+  nowMs: number,
+): Record<string, unknown> {
   const refuse = (): never =>
     fail(
       "FORBIDDEN",
@@ -207,12 +196,18 @@ function runReadOnly(db: Db, command: WorkspaceCommand, request: ExecuteRequest,
   if (command.kind === "write") return refuse();
   return db.transaction(() => {
     const written = db.rowsWritten;
-    const value = runRead(db, command, request, nowMs);
+    const value = runRead(db, hooks, command, request, nowMs);
     return db.rowsWritten === written ? value : refuse();
   });
 }
 
-function runRead(db: Db, command: WorkspaceCommand, request: ExecuteRequest, nowMs: number): Record<string, unknown> {
+function runRead(
+  db: Db,
+  hooks: WorkspaceHooks,
+  command: WorkspaceCommand,
+  request: ExecuteRequest,
+  nowMs: number,
+): Record<string, unknown> {
   const { ctx, warnings } = makeContext(db, request, nowMs, resolveLimits(request.args, "default").limits.chars);
   const written = db.rowsWritten;
   let value: Record<string, unknown>;
@@ -227,11 +222,25 @@ function runRead(db: Db, command: WorkspaceCommand, request: ExecuteRequest, now
     if (db.rowsWritten !== written) noteChange(db);
   }
   if (!request.capsule) return applyBudget(value, command.budget, request.args, "default");
-  return applyBudgetWithCapsule(value, command.budget, request.args, "default", () => capsuleOf(db, request, nowMs));
+  return applyBudgetWithCapsule(value, command.budget, request.args, "default", () => capsuleOf(db, hooks, request, nowMs));
 }
 
 /** The portal capsule, read after the command (a write's capsule shows the state it left). */
-function capsuleOf(db: Db, request: ExecuteRequest, nowMs: number): CapsuleForms {
-  const full = renderSuggestions(focusCapsule(makeContext(db, request, nowMs, undefined).ctx), renderContextOf(request));
-  return { full: { ...full }, compact: compactCapsule(full as unknown as RenderedCapsule) };
+function capsuleOf(db: Db, hooks: WorkspaceHooks, request: ExecuteRequest, nowMs: number): CapsuleForms {
+  const full = renderSuggestions(hooks.capsule(makeContext(db, request, nowMs, undefined).ctx), renderContextOf(request));
+  return { full: { ...full }, compact: hooks.compactCapsule(full) };
+}
+
+const NO_PROBES: readonly string[] = [];
+
+/** The write guards' probes, as one list per hooks (so their statement is built once). */
+const probeLists = new WeakMap<WorkspaceHooks, readonly string[]>();
+
+function probesOf(hooks: WorkspaceHooks): readonly string[] {
+  let probes = probeLists.get(hooks);
+  if (probes === undefined) {
+    probes = hooks.writeGuards.map((guard) => guard.probe);
+    probeLists.set(hooks, probes);
+  }
+  return probes;
 }

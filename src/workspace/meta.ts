@@ -4,7 +4,7 @@
  * a restore in progress or done, and the key that signs its opaque cursors (migration 0016). The
  * bookkeeping keys describe this database, not its contents, so an export leaves them out.
  */
-import type { Db } from "./db";
+import type { Db, SqlValue } from "./db";
 
 export type MetaKey = "name" | "created_at_ms" | "project_guard" | "change_count" | "restore" | "restored" | "cursor_key";
 
@@ -12,25 +12,34 @@ export function getMeta(db: Db, key: MetaKey): string | undefined {
   return db.one<{ value: string }>("SELECT value FROM workspace_meta WHERE key = ?", key)?.value;
 }
 
-/** What every write checks before it runs (see `readWriteGuards`). */
-export interface WriteGuards {
-  name: string | undefined;
-  restore: string | undefined;
-  /** Whether any branch is stored: the first write of a workspace creates `main`. */
-  hasBranches: boolean;
+/** A statement of one row and one column, the key's value (no row: null), for a write guard's probe. */
+export function metaProbe(key: MetaKey): string {
+  return `SELECT value FROM workspace_meta WHERE key = '${key}'`;
 }
 
+/** What every write reads before it runs: the workspace's name, and each write guard's probe. */
+export interface WriteFacts {
+  name: string | undefined;
+  probes: SqlValue[];
+}
+
+/** The statement of each list of probes (the catalog registers one list), built once. */
+const writeFactsStatements = new WeakMap<readonly string[], string>();
+
 /**
- * The `name` and `restore` keys and whether a branch exists, in one statement: the executor needs all
- * three on every write, and a Durable Object pays a fixed cost per statement.
+ * The `name` key and every probe (statements of one row and one column) in one statement: the executor
+ * needs them on every write, and a Durable Object pays a fixed cost per statement.
  */
-export function readWriteGuards(db: Db): WriteGuards {
-  const rows = db.all<{ key: string | null; value: string | null; branches: number | null }>(
-    `SELECT key, value, NULL AS branches FROM workspace_meta WHERE key IN ('name', 'restore')
-     UNION ALL SELECT NULL, NULL, EXISTS (SELECT 1 FROM branches)`,
-  );
-  const metaValue = (key: MetaKey) => rows.find((row) => row.key === key)?.value ?? undefined;
-  return { name: metaValue("name"), restore: metaValue("restore"), hasBranches: rows.some((row) => row.branches === 1) };
+export function readWriteFacts(db: Db, probes: readonly string[]): WriteFacts {
+  let statement = writeFactsStatements.get(probes);
+  if (statement === undefined) {
+    const columns = probes.map((probe, index) => `(${probe}) AS p${index}`);
+    statement = `SELECT (${metaProbe("name")}) AS name${columns.map((column) => `, ${column}`).join("")}`;
+    writeFactsStatements.set(probes, statement);
+  }
+  const row = db.one<Record<string, SqlValue>>(statement) ?? {};
+  const name = row.name;
+  return { name: typeof name === "string" ? name : undefined, probes: probes.map((_probe, index) => row[`p${index}`] ?? null) };
 }
 
 export function setMeta(db: Db, key: MetaKey, value: string): void {

@@ -3,12 +3,13 @@
  * method, `execute`, that runs a named command and returns its `Result` (it never throws across RPC)
  * with the time the call spent inside the object, for the front door's call log.
  * After a write it schedules a coalesced summary push to the Directory (one alarm, at most one push
- * per SUMMARY_PUSH_DELAY_MS however many writes land). The summary carries the Record-Sync counts
- * that `list_projects` shows; `readSummary` answers them fresh for `get_project`.
+ * per SUMMARY_PUSH_DELAY_MS however many writes land). The summary carries the counts the capabilities
+ * register (branches, Record-Sync's open records and sessions), which `list_projects` shows;
+ * `readSummary` answers them fresh for `get_project`. The command is resolved here, once, from the
+ * catalog seam, and handed to the executor with the catalog's hooks.
  */
 import { DurableObject } from "cloudflare:workers";
-import { recordSyncSummary } from "../capabilities/records/summary.store";
-import { findCommand } from "../commands/catalog";
+import { findCommand, WORKSPACE_HOOKS } from "../commands/catalog";
 import type { Principal, ProjectFacts } from "../commands/context";
 import type { Connection } from "../commands/suggestions";
 import { internalError } from "../shared/errors";
@@ -35,9 +36,6 @@ export interface ObjectAnswer {
   object_ms: number;
 }
 
-/** Record-Sync session bookkeeping (activate, close) changes the counts without advancing the tick. */
-const RECORDS_DOMAIN = "records.";
-
 export class WorkspaceObject extends DurableObject<Env> {
   private readonly db: Db;
   /** A summary push is scheduled (an alarm set by this instance has not run yet): writes need not ask storage. */
@@ -61,8 +59,10 @@ export class WorkspaceObject extends DurableObject<Env> {
     const started = performance.now();
     const answer = (result: Result<Record<string, unknown>>): ObjectAnswer => ({ result, object_ms: performance.now() - started });
     try {
+      const found = findCommand(command);
       const request: ExecuteRequest = {
-        command,
+        command: found?.scope === "workspace" ? found : undefined,
+        name: command,
         args,
         principal,
         workspace,
@@ -72,12 +72,11 @@ export class WorkspaceObject extends DurableObject<Env> {
         ...(options.project === undefined ? {} : { project: options.project }),
         redaction: redactionEnabled(this.env.REDACTION),
       };
-      const found = findCommand(command);
-      const isWrite = found?.kind === "write";
+      const isWrite = request.command?.kind === "write";
       // A write that stored rows may have moved the summary (a tick always stores its journal row).
       const writtenBefore = this.db.rowsWritten;
-      const result = execute(this.db, request, Date.now());
-      const countsMayMove = found?.name.startsWith(RECORDS_DOMAIN) === true;
+      const result = execute(this.db, WORKSPACE_HOOKS, request, Date.now());
+      const countsMayMove = request.command?.movesSummaryCounts === true;
       if (isWrite && result.ok && (countsMayMove || this.db.rowsWritten !== writtenBefore)) await this.scheduleSummaryPush();
       return answer(result);
     } catch (error) {
@@ -92,9 +91,8 @@ export class WorkspaceObject extends DurableObject<Env> {
       name: getMeta(this.db, "name") ?? "",
       tick,
       seq: read(this.db, "seq"),
-      branches: this.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM branches")?.n ?? 0,
       as_of_tick: tick,
-      ...recordSyncSummary(this.db),
+      ...WORKSPACE_HOOKS.summaryCounts(this.db),
     };
   }
 

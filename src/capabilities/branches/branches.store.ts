@@ -5,6 +5,7 @@
  * Checkout is per agent, falling back to `main`.
  */
 import type { CommandContext } from "../../commands/context";
+import type { WriteGuard } from "../../commands/workspace-hooks";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_BRANCH_DEPTH } from "../../shared/limits";
 import { suggest } from "../../shared/suggestion";
@@ -132,13 +133,24 @@ export function requireBranch(db: Db, name: string): Branch {
 
 /**
  * Creates `main` on the first write of a workspace (journaled with that write). `exists` is whether any
- * branch is stored, when the caller has read it already (the executor, with its other guards).
+ * branch is stored, when the caller has read it already (the write guard, with the other guards' probes).
  */
 export function ensureMain(ctx: CommandContext, exists: boolean = hasBranches(ctx.db)): void {
   if (exists) return;
   const id = branchId(advance(ctx.db, "branch"));
   ctx.db.run(`INSERT INTO branches (${COLUMNS}) VALUES (?, ?, NULL, NULL, 0, 0, ?, ?)`, id, MAIN, ctx.nowMs, ctx.principal.agent_id);
   ctx.journal({ target: MAIN, summary: "bootstrapped branch main" });
+}
+
+/** The write guard that bootstraps `main` on a workspace's first write (registered in the catalog). */
+export const MAIN_BRANCH_GUARD: WriteGuard = {
+  probe: "SELECT EXISTS (SELECT 1 FROM branches)",
+  beforeHandler: (ctx, write) => ensureMain(ctx, write.probe === 1),
+};
+
+/** How many branches the workspace stores (main once written), for the Directory's summary. */
+export function countBranches(db: Db): number {
+  return db.one<{ n: number }>("SELECT COUNT(*) AS n FROM branches")?.n ?? 0;
 }
 
 /** Creates a branch with no base (its view holds only what is written on it), like `main`. */

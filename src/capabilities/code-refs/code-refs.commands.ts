@@ -28,6 +28,9 @@ const sha256 = z.string().regex(/^[0-9a-fA-F]{64}$/, "64 hex digits");
 export const codeRefAttach = defineCommand({
   name: "think.code.attach",
   tool: "code_ref_attach",
+  redaction: {
+    note: "The slice's sha256 is of the redacted text: check it with code_ref_check {text} (redacted the same way), not with a sha256 computed locally.",
+  },
   title: "Attach a code slice",
   description: `Store a slice of a file of your repository and get its ref ${CODE_REF_GRAMMAR} with the sha256 of the text. The server cannot read your repository: send the lines. path: repo-relative (no leading /, no .., no backslash; ./ and // are dropped; symlinks cannot be checked remotely); lines 1-based inclusive, at most ${MAX_CODE_REF_LINES}; text: exactly end_line - start_line + 1 lines (\\r\\n counts as \\n; a final newline ends the last line, so an empty last line needs its own). The same slice again returns the same ref and writes nothing (created: false). Cite the ref in cards (meta.code_refs) and open it later.`,
   kind: "write",
@@ -63,6 +66,8 @@ export const codeRefAttach = defineCommand({
 export const codeRefCheck = defineCommand({
   name: "think.code.check",
   tool: "code_ref_check",
+  // Compared with the stored (redacted) slice: an unchanged slice that held a secret is not stale.
+  redaction: { compare: ["text"] },
   title: "Check a code ref",
   description: `Compare a stored slice with what you have now: give its ref (${CODE_REF_GRAMMAR}; without a sha, the latest slice stored for that path and range) and your current text of those lines, or its sha256 (over the lines joined by \\n, no trailing newline). stale: true, with the warning CODE_REF_STALE, when they differ (your text decides, newer slices or not). newer_ref: the latest slice of the same path and range, when one was attached after this one. Reads one row; writes nothing.`,
   kind: "read",

@@ -5,10 +5,11 @@
  * in its own transaction, so a failed page leaves it as it was and the restore continues from that page.
  * After the trailer the key `restored` remembers where the workspace came from.
  */
+import type { WriteGuard } from "../../commands/workspace-hooks";
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
 import type { Db } from "../../workspace/db";
-import { deleteMeta, getMeta, setMeta } from "../../workspace/meta";
+import { deleteMeta, getMeta, metaProbe, setMeta } from "../../workspace/meta";
 import type { Clocks } from "./export-format";
 
 export interface RestoreState {
@@ -73,6 +74,12 @@ export function refuseWhileRestoring(state: RestoreState | undefined, tool: stri
 }
 
 /** The calls a restore is made of (workspace_import with jsonl or abort_restore): the rest wait for it. */
-export function isRestoreCall(command: string, args: Record<string, unknown>): boolean {
-  return command === "workspace.import" && (args.jsonl !== undefined || args.abort_restore !== undefined);
+export function isRestoreCall(args: Record<string, unknown>): boolean {
+  return args.jsonl !== undefined || args.abort_restore !== undefined;
 }
+
+/** The write guard that holds every other write while a restore is unfinished (registered in the catalog). */
+export const RESTORE_GUARD: WriteGuard = {
+  probe: metaProbe("restore"),
+  beforeReplay: (write) => refuseWhileRestoring(parseRestore(write.probe === null ? undefined : String(write.probe)), write.command.tool),
+};

@@ -34,6 +34,7 @@ import {
 import { nextRecordNum, type RecordRow, requireRecord } from "../records/records.store";
 import { workspaceExport } from "./export.commands";
 import { abortRestore, type RestoreOutcome, restorePage } from "./restore";
+import { isRestoreCall } from "./restore-state";
 
 /** One call's worth of operations: enough to seed 100k notes in ~100 calls, well under the body cap. */
 export const MAX_IMPORT_OPS = 2_000;
@@ -264,6 +265,9 @@ export const workspaceImport = defineCommand({
   requiresRole: "admin",
   // A restore page is the server's own stored rows: they come back byte for byte, placeholders included.
   verbatim: ["jsonl"],
+  // Its hashes (a digest, a code slice's sha256) are over the stored text, redacted or not when first written.
+  redaction: { keep: ["jsonl"] },
+  isRestore: isRestoreCall,
   example: { ops: [{ op: "note", content: "Seeded note" }] },
   input: {
     ops: z.array(importOp).min(1).max(MAX_IMPORT_OPS).optional().describe("Bulk ops. Exactly one of ops, jsonl, abort_restore."),
