@@ -5,8 +5,8 @@
 
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { defaultProjectOf, escapeAgentId, legacyDefaultProjectOf } from "../src/capabilities/projects/project-ids";
 import { DIRECTORY_NAME, projectDirectory } from "../src/directory/directory-object";
+import { defaultProjectOf, escapeAgentId, legacyDefaultProjectOf } from "../src/directory/project-ids";
 import { isValidWorkspaceName } from "../src/shared/names";
 import { as, failure, ok } from "./helpers/mcp";
 

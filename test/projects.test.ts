@@ -6,10 +6,10 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { defaultProjectOf } from "../src/capabilities/projects/project-ids";
 import { createFingerprint } from "../src/capabilities/projects/projects.commands";
 import type { Principal } from "../src/commands/context";
 import { DIRECTORY_NAME } from "../src/directory/directory-object";
+import { defaultProjectOf } from "../src/directory/project-ids";
 import { resolveProject } from "../src/worker/workspace-resolution";
 import { as, failure, ok, type RpcOptions } from "./helpers/mcp";
 

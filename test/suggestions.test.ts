@@ -8,8 +8,8 @@
 // state it was made for). Then: every write refuses an unfilled marker and stores nothing.
 
 import { describe, expect, it } from "vitest";
-import { exampleArgsOf } from "../src/commands/command-facts";
 import { COMMANDS } from "../src/commands/catalog";
+import { exampleArgsOf } from "../src/commands/command-facts";
 import {
   type Connection,
   connectionLabel,

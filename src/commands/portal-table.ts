@@ -16,6 +16,11 @@ export interface Portal {
   /** The op used when the envelope names none (portals with a single purpose). */
   defaultOp?: string;
   /**
+   * The envelope also takes this field and passes it into args (`open`'s `id`: the ref to open), so
+   * the portal's one argument needs no `args` object. Given in both with different values, it is refused.
+   */
+  refField?: "id";
+  /**
    * The portal runs reads only: its golden ops and its domains' commands are reads (checked when the
    * table is built, so no suggestion places a write here) and `op: "call"` refuses a write
    * (worker/portal-call.ts). What makes its `readOnlyHint` true of everything it can do.
@@ -45,6 +50,7 @@ export const PORTAL_TABLE: Portal[] = [
     domains: ["open"],
     ops: { open: "open" },
     defaultOp: "open",
+    refField: "id",
     readOnly: true,
   },
   {

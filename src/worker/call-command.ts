@@ -1,14 +1,17 @@
 /**
  * One tool call from the front door's side: validate the arguments with the command's zod schema,
- * check the caller's role and `agent_id`, resolve the workspace (a records command's `project_id`
- * names it too, and its fallback is the agent's default project), and run the command in its
- * workspace object (or here, for commands that need none or the Directory). Always returns a `Result`.
+ * check the caller's role and `agent_id`, resolve the workspace (a command's `projectField`, such as
+ * Record-Sync's `project_id`, names it too, and its fallback is the agent's default project), and run
+ * the command in its workspace object (or here, for commands that need none or the Directory). Always
+ * returns a `Result`. Knows no particular command: what it needs is the command's metadata, and the
+ * commands it suggests itself are the catalog seam's well-known ones.
  */
 import type { z } from "zod";
 import { CATALOG_VIEW } from "../commands/catalog-view";
 import { type Principal, type ProjectFacts, ROLE_RANK } from "../commands/context";
 import type { Command, DirectoryCommand } from "../commands/registry";
 import { type Connection, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
+import { WELL_KNOWN } from "../commands/well-known";
 import type { DirectoryContext } from "../directory/directory-context";
 import { DIRECTORY_NAME, projectDirectory } from "../directory/directory-object";
 import type { ProjectDirectory } from "../directory/project-directory";
@@ -64,8 +67,11 @@ export function workspaceOfCall(session: CallSession, args: Record<string, unkno
 }
 
 const MAX_REPORTED_ISSUES = 5;
-/** Record-Sync commands: `project_id` names their workspace, and they fall back to the default project. */
-const RECORDS_DOMAIN = "records.";
+
+/** The argument besides `workspace` that names the call's workspace (the command's `projectField`), if any. */
+export function projectArgumentOf(command: Command | undefined, args: Record<string, unknown>): unknown {
+  return command?.scope === "workspace" && command.projectField !== undefined ? args[command.projectField] : undefined;
+}
 
 /** INVALID_INPUT (or INVALID_NAME for a single bad name) listing the first issues of a failed parse. */
 export function invalidArgumentsOf(tool: string, error: z.ZodError, hint: string, actions?: ErrorAction[]): AppError {
@@ -88,7 +94,7 @@ export function invalidArgumentsOf(tool: string, error: z.ZodError, hint: string
 export function invalidArguments(command: Command, error: z.ZodError, viaPortal = false): AppError {
   if (!viaPortal) return invalidArgumentsOf(command.tool, error, "the tool's inputSchema in tools/list");
   return invalidArgumentsOf(command.name, error, "system schema.get", [
-    suggest("system.schema.get", { cmd: command.name }, `${command.name}'s arguments and a valid example`),
+    suggest(WELL_KNOWN.schemaGet, { cmd: command.name }, `${command.name}'s arguments and a valid example`),
   ]);
 }
 
@@ -122,8 +128,8 @@ function statelessCapsule(session: CallSession, args: Record<string, unknown>): 
       where: { workspace, lane: `shared + agent/${session.principal.agent_id}` },
       why: [],
       next: {
-        action: suggest("system.status", {}, "See where you are and what is next"),
-        backup: suggest("system.help", {}, "The portal workflow"),
+        action: suggest(WELL_KNOWN.status, {}, "See where you are and what is next"),
+        backup: suggest(WELL_KNOWN.help, {}, "The portal workflow"),
       },
     },
     renderContextOf(session, workspace),
@@ -226,11 +232,20 @@ async function runCommand(
 
   if (command.scope === "directory") return runDirectoryCommand(session, command, args, options);
 
-  const isRecords = command.name.startsWith(RECORDS_DOMAIN);
+  const projectField = command.projectField;
   const directory = directoryOf(session.env);
-  const resolution = await resolveProjectSettled(directory, principal, session.lock, args.workspace, args.project_id, isRecords);
+  const resolution = await resolveProjectSettled(
+    directory,
+    principal,
+    session.lock,
+    args.workspace,
+    projectArgumentOf(command, args),
+    projectField !== undefined,
+    projectField,
+  );
   if (!resolution.ok) return err(resolution.error);
-  const { workspace: _workspace, project_id: _project, ...commandArgs } = args;
+  const { workspace: _workspace, ...rest } = args;
+  const commandArgs = projectField === undefined ? rest : withoutField(rest, projectField);
   try {
     const stub = session.env.WORKSPACES.getByName(resolution.workspace);
     const project = command.needsProject === true ? await projectFacts(directory, resolution.workspace) : undefined;
@@ -245,6 +260,11 @@ async function runCommand(
     console.error("workspace call failed", command.name, error);
     return err(internalError());
   }
+}
+
+function withoutField(args: Record<string, unknown>, field: string): Record<string, unknown> {
+  const { [field]: _named, ...rest } = args;
+  return rest;
 }
 
 /** The deployment's Directory of projects. */
@@ -273,7 +293,7 @@ function directoryContext(session: CallSession): DirectoryContext {
     resolveProject: (named) => resolveProject(principal, lock, named.workspace, named.id, true, "id"),
     directory: directoryOf(env),
     initWorkspace: async (id) => {
-      const answer = (await env.WORKSPACES.getByName(id).execute("system.init", {}, principal, id)) as
+      const answer = (await env.WORKSPACES.getByName(id).execute(WELL_KNOWN.init, {}, principal, id)) as
         | ObjectAnswer
         | Result<Record<string, unknown>>;
       return resultOf(session, answer);

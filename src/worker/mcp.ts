@@ -17,7 +17,7 @@ import { CALL_OP, findPortal, type Portal, stripNamePrefix } from "../commands/p
 import { SHARED_FIELD_DESCRIPTIONS } from "../commands/registry";
 import { renderTextBlock } from "../shared/json";
 import type { Result } from "../shared/result";
-import { type CallSession, type CallTiming, callCommand } from "./call-command";
+import { type CallSession, type CallTiming, callCommand, projectArgumentOf } from "./call-command";
 import { callLogLine, outcomeOf, tickOf, workspaceOf } from "./call-log";
 import { callPortal } from "./portal-call";
 import { getPrompt, listPrompts } from "./prompts";
@@ -123,7 +123,13 @@ function buildServer(session: McpSession): Server {
     try {
       if (portal && viaPortal) {
         const inner = recordOf(args.args);
-        target = { tool: portal.name, ...portalTarget(portal, args), named: [args.workspace, inner.workspace, inner.project_id] };
+        const portalCall = portalTarget(portal, args);
+        const named = [
+          args.workspace,
+          inner.workspace,
+          projectArgumentOf(portalCall.cmd === null ? undefined : findCommand(portalCall.cmd), inner),
+        ];
+        target = { tool: portal.name, ...portalCall, named };
         result = await callPortal(callSession, portal, request.params.arguments);
         return toToolResult(result);
       }
@@ -134,7 +140,7 @@ function buildServer(session: McpSession): Server {
           `Unknown tool: ${request.params.name}. Call tools/list, or the system portal (op cmd.list) for every command.`,
         );
       }
-      target = { tool: command.tool, op: null, cmd: command.name, named: [args.workspace, args.project_id] };
+      target = { tool: command.tool, op: null, cmd: command.name, named: [args.workspace, projectArgumentOf(command, args)] };
       result = await callCommand(callSession, command, request.params.arguments);
       return server.projectCallToolResult(toToolResult(result), TOOL_DEFINITIONS.get(command.tool)?.outputSchema);
     } finally {

@@ -13,6 +13,7 @@ import { resolveCommand as commandNamed, unknownCommandError } from "../commands
 import { CALL_OP, PORTAL_PROFILE, type Portal, placeOf } from "../commands/portals";
 import type { Command } from "../commands/registry";
 import { renderError } from "../commands/suggestions";
+import { WELL_KNOWN, wellKnown } from "../commands/well-known";
 import { type AppError, appError, type ErrorAction, MAX_ERROR_TEXT_CHARS } from "../shared/errors";
 import { err, type Result } from "../shared/result";
 import { suggest, unfilledFields } from "../shared/suggestion";
@@ -21,9 +22,15 @@ import { type Envelope, envelopeSchema } from "./surfaces/portal-definitions";
 
 function schemaActions(cmd: string | undefined): ErrorAction[] {
   return [
-    ...(cmd === undefined ? [] : [suggest("system.schema.get", { cmd }, `See ${cmd}'s arguments and a valid example call`)]),
-    suggest("system.cmd.list", {}, "List every command with its portal and golden op"),
+    ...(cmd === undefined ? [] : [suggest(WELL_KNOWN.schemaGet, { cmd }, `See ${cmd}'s arguments and a valid example call`)]),
+    suggest(WELL_KNOWN.cmdList, {}, "List every command with its portal and golden op"),
   ];
+}
+
+/** How a message names the golden op that runs `command`: `system cmd.list`. */
+function portalOpOf(command: Command): string {
+  const { portal, op } = placeOf(command);
+  return op === undefined ? `${portal.name} ${CALL_OP} ${command.name}` : `${portal.name} ${op}`;
 }
 
 function commandOf(portal: Portal, envelope: Envelope): Result<Command> {
@@ -75,7 +82,7 @@ function commandOf(portal: Portal, envelope: Envelope): Result<Command> {
       appError(
         "INVALID_INPUT",
         'op "call" needs cmd: the command to run.',
-        "Pass cmd (e.g. vcs.notes.commit); system cmd.list lists them.",
+        `Pass cmd (e.g. ${WELL_KNOWN.notesCommit}); ${portalOpOf(wellKnown("cmdList"))} lists them.`,
         {
           fields: ["cmd"],
         },
@@ -103,7 +110,7 @@ function commandArgs(portal: Portal, command: Command, envelope: Envelope): Resu
       }),
     );
   if (!place("workspace", envelope.workspace)) return conflict("workspace");
-  if (portal.name === "open" && !place("id", envelope.id)) return conflict("id");
+  if (portal.refField !== undefined && !place(portal.refField, envelope[portal.refField])) return conflict(portal.refField);
   // The envelope's view reaches commands that have one; a view inside args wins (it is the command's own).
   const view = envelope.view ?? envelope.portal_view;
   if (view !== undefined && accepts("view") && args.view === undefined) args.view = view;

@@ -1,6 +1,6 @@
 /**
  * MCP prompts for the golden paths (issue 26, item 2; docs/prompts.md): `prompts/list` and
- * `prompts/get`. What each prompt says is prompt-texts.ts's; this module owns the rest:
+ * `prompts/get`. What each prompt says is commands/prompt-texts.ts's; this module owns the rest:
  *
  * - checking a `prompts/get`'s arguments (untrusted: required ones present, no unknown names, each a
  *   bounded single line), refusing with InvalidParams (-32602) as the spec asks;
@@ -14,11 +14,11 @@
  */
 import { type GetPromptResult, type Prompt, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { findCommand } from "../commands/catalog";
+import { PROMPT_DEFINITIONS, type PromptArgs, type PromptDefinition } from "../commands/prompt-texts";
 import { renderSuggestions } from "../commands/suggestions";
 import type { RenderedSuggestion } from "../shared/suggestion";
 import type { CallSession } from "./call-command";
 import { renderContextOf } from "./call-command";
-import { PROMPT_DEFINITIONS, type PromptArgs, type PromptDefinition } from "./prompt-texts";
 import { resolveWorkspace } from "./workspace-resolution";
 
 /**

@@ -25,12 +25,12 @@ import {
   RESOURCE_MIME_TYPE,
   resourceUri,
 } from "../commands/resource-refs";
+import { wellKnown } from "../commands/well-known";
 import type { AppError } from "../shared/errors";
 import { renderTextBlock } from "../shared/json";
 import type { Result } from "../shared/result";
 import { type CallSession, callCommand } from "./call-command";
 
-const WORKSPACE_LIST = "workspace.list";
 /** Longest cursor accepted: a workspace name (the one the next page starts after). */
 const MAX_CURSOR_CHARS = 256;
 
@@ -88,7 +88,7 @@ export async function listResources(session: CallSession, cursor: string | undef
     if (cursor !== undefined) throw invalidParams("Invalid cursor: a locked connection lists one page.");
     return { resources: await attachableIn(session, session.lock) };
   }
-  const page = await callCommand(session, commandNamed(WORKSPACE_LIST), { limit: 1, ...(cursor === undefined ? {} : { cursor }) });
+  const page = await callCommand(session, wellKnown("workspaceList"), { limit: 1, ...(cursor === undefined ? {} : { cursor }) });
   if (!page.ok) throw invalidParams(page.error.message, page.error);
   const workspaces = (page.value.workspaces as { name: string }[] | undefined) ?? [];
   const pagination = page.value.pagination as { next_cursor?: string } | undefined;

@@ -23,6 +23,7 @@ import { findCommand } from "../commands/catalog";
 import type { Principal } from "../commands/context";
 import type { Command } from "../commands/registry";
 import { PORTAL_CONNECTION } from "../commands/suggestions";
+import { WELL_KNOWN, wellKnown } from "../commands/well-known";
 import { type AppError, appError, type ErrorCode } from "../shared/errors";
 import type { Result } from "../shared/result";
 import type { WorkspaceSummary } from "../shared/workspace-summary";
@@ -55,7 +56,7 @@ const DOMAIN_REFUSAL_STATUS = 409;
  * Reads that would register the caller's default project when no project is named (a Directory
  * write): the API makes them name one.
  */
-const DEFAULT_PROJECT_READS = new Set(["records.project.get"]);
+const DEFAULT_PROJECT_READS: ReadonlySet<string> = new Set([WELL_KNOWN.projectGet]);
 
 const requestSchema = z.strictObject({
   command: z.string().min(1).max(128),
@@ -92,9 +93,14 @@ function sessionAnswer(principal: Principal, env: Env): Response {
 }
 
 function unknownCommand(name: string): AppError {
-  return appError("UNKNOWN_CMD", `Unknown command "${name}".`, "Use a command name from docs/commands.md, e.g. `graph.query`.", {
-    command: name,
-  });
+  return appError(
+    "UNKNOWN_CMD",
+    `Unknown command "${name}".`,
+    `Use a command name from docs/commands.md, e.g. \`${WELL_KNOWN.graphQuery}\`.`,
+    {
+      command: name,
+    },
+  );
 }
 
 function writeRefused(command: Command): AppError {
@@ -121,9 +127,14 @@ async function existingWorkspace(session: CallSession, named: string | undefined
   if (summary.value.name === "") {
     return {
       ok: false,
-      error: appError("UNKNOWN_ID", `No workspace "${named}": nothing was ever written to it.`, "Pick a workspace from workspace_list.", {
-        workspace: named,
-      }),
+      error: appError(
+        "UNKNOWN_ID",
+        `No workspace "${named}": nothing was ever written to it.`,
+        `Pick a workspace from ${wellKnown("workspaceList").tool}.`,
+        {
+          workspace: named,
+        },
+      ),
     };
   }
   return { ok: true, value: resolution.workspace };
@@ -141,7 +152,7 @@ async function runCall(body: ArrayBuffer | undefined, principal: Principal, env:
       appError(
         "INVALID_INPUT",
         "The body must be JSON: {command, workspace?, args?}.",
-        'Send e.g. {"command": "graph.query", "workspace": "acme/app", "args": {}}.',
+        `Send e.g. {"command": "${WELL_KNOWN.graphQuery}", "workspace": "acme/app", "args": {}}.`,
       ),
       "malformed api request",
     );

@@ -7,10 +7,12 @@
  * Directory settles (`resolveProjectSettled`): an agent keeps the default it registered under the old
  * naming rule, and never gets another agent's.
  */
-import { defaultProjectOf, defaultProjectRequest } from "../capabilities/projects/project-ids";
+
 import type { Principal } from "../commands/context";
+import { WELL_KNOWN, wellKnown } from "../commands/well-known";
 import type { ProjectResolution } from "../directory/directory-context";
 import type { ProjectDirectory } from "../directory/project-directory";
+import { defaultProjectOf, defaultProjectRequest } from "../directory/project-ids";
 import { type AppError, appError, internalError } from "../shared/errors";
 import { isValidWorkspaceName } from "../shared/names";
 import { suggest } from "../shared/suggestion";
@@ -129,9 +131,9 @@ function defaultResolution(principal: Principal, id: string): ProjectResolution 
     error: appError(
       "WORKSPACE_REQUIRED",
       `No project: the URL, the arguments and the token name none, and your default project "${id}" is outside your token's patterns.`,
-      "Pass project_id (list_projects shows the ones you can use), or use a token that grants your default project.",
+      `Pass project_id (${wellKnown("listProjects").tool} shows the ones you can use), or use a token that grants your default project.`,
       { default_project: id, granted: principal.workspaces },
-      [suggest("list_projects", {}, "The projects your token grants")],
+      [suggest(WELL_KNOWN.listProjects, {}, "The projects your token grants")],
     ),
   };
 }

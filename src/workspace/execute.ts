@@ -15,7 +15,7 @@
 import type { CommandContext, JournalNote, Principal, ProjectFacts } from "../commands/context";
 import type { WorkspaceCommand } from "../commands/registry";
 import { type Connection, PORTAL_CONNECTION, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
-import type { WorkspaceHooks } from "../commands/workspace-hooks";
+import type { GuardedWrite, WorkspaceHooks } from "../commands/workspace-hooks";
 import { applyBudget, applyBudgetWithCapsule, type CapsuleForms, resolveLimits } from "../shared/budget";
 import { appError, CommandError, fail, internalError } from "../shared/errors";
 import { type RedactionFinding, redactArgs, redactionWarning } from "../shared/redaction";
@@ -141,7 +141,8 @@ function runWrite(
   return db.transaction(() => {
     const written = db.rowsWritten;
     const facts = readWriteFacts(db, guards === hooks.writeGuards ? probesOf(hooks) : NO_PROBES);
-    guards.forEach((guard, index) => guard.beforeReplay?.({ command, probe: facts.probes[index] ?? null }));
+    const writeOf = (index: number): GuardedWrite => ({ command, probe: facts.probes[index] ?? null });
+    for (const [index, guard] of guards.entries()) guard.beforeReplay?.(writeOf(index));
     if (key !== undefined) {
       const previous = replay(db, agentId, key, command.name, print);
       if (previous !== undefined) return previous as Record<string, unknown>;
@@ -152,7 +153,7 @@ function runWrite(
       setMeta(db, "name", request.workspace);
       setMeta(db, "created_at_ms", String(nowMs));
     }
-    guards.forEach((guard, index) => guard.beforeHandler?.(ctx, { command, probe: facts.probes[index] ?? null }));
+    for (const [index, guard] of guards.entries()) guard.beforeHandler?.(ctx, writeOf(index));
     // Rendered before it is remembered: a replay answers what the first call answered.
     const value = renderSuggestions(
       withWarnings(command.handler(ctx, request.args) as Record<string, unknown>, warnings),

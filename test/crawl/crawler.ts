@@ -6,8 +6,8 @@
  * and calling it succeeds.
  */
 import { type Schema, Validator } from "@cfworker/json-schema";
-import { argsSchemaOf } from "../../src/commands/command-facts";
 import { findCommand } from "../../src/commands/catalog";
+import { argsSchemaOf } from "../../src/commands/command-facts";
 import { CALL_OP, findPortal, placeOf } from "../../src/commands/portals";
 import type { Command } from "../../src/commands/registry";
 import { as, callTool, type RpcOptions, rpc } from "../helpers/mcp";

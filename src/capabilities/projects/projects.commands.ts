@@ -9,6 +9,7 @@ import { z } from "zod";
 import { type DirectoryCommand, defineDirectoryCommand } from "../../commands/registry";
 import type { DirectoryContext } from "../../directory/directory-context";
 import type { ProjectRecord } from "../../directory/project-directory";
+import { defaultProjectRequest, generatedIdBase } from "../../directory/project-ids";
 import { DEFAULT_PROJECT_PAGE, MAX_DESCRIPTION_CHARS, MAX_PROJECT_PAGE } from "../../directory/project-limits";
 import { type AppError, CommandError, fail } from "../../shared/errors";
 import { fnv1a64 } from "../../shared/hash";
@@ -17,7 +18,6 @@ import { MAX_TITLE_CHARS, MAX_WORKSPACE_CHARS } from "../../shared/limits";
 import { workspaceNameSchema } from "../../shared/names";
 import type { Result } from "../../shared/result";
 import { suggest } from "../../shared/suggestion";
-import { defaultProjectRequest, generatedIdBase } from "./project-ids";
 
 const projectIdSchema = workspaceNameSchema.describe("Project id: a workspace name such as `myapp-v2-design` or `acme/design`.");
 

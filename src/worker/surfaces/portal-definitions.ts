@@ -50,7 +50,7 @@ export function envelopeSchema(portal: Portal, form: "listed" | "accepted") {
     view: text(MAX_VIEW_CHARS).optional(),
     // Seed 002's later name for `view`; accepted, not listed.
     ...(listed ? {} : { portal_view: text(MAX_VIEW_CHARS).optional() }),
-    ...(portal.name === "open" ? { id: text(MAX_REF_CHARS).optional() } : {}),
+    ...(portal.refField === undefined ? {} : { [portal.refField]: text(MAX_REF_CHARS).optional() }),
   });
 }
 

@@ -4,10 +4,12 @@
  * portal as the door to every other command) and `full` (every command under its seed 001 name;
  * `branchmind_*` names are accepted when called). Listing is narrowed by the surface; calling accepts
  * any portal and any known command name on every surface. What a surface lists is also what the
- * answers on it suggest (`connectionOf`: suggestions name only listed tools).
+ * answers on it suggest (`connectionOf`: suggestions name only listed tools). Which commands `core`
+ * and `daily` list is commands/toolsets.ts's.
  */
 import { COMMANDS } from "../../commands/catalog";
 import type { Connection } from "../../commands/suggestions";
+import { CORE_TOOLS, DAILY_DOOR, DAILY_TOOLS } from "../../commands/toolsets";
 import { portalDefinitions } from "./portal-definitions";
 import { TOOL_DEFINITIONS, type ToolDefinition } from "./tool-definitions";
 
@@ -15,32 +17,13 @@ export const SURFACE_NAMES = ["portals", "core", "daily", "full"] as const;
 export type SurfaceName = (typeof SURFACE_NAMES)[number];
 export const DEFAULT_SURFACE: SurfaceName = "portals";
 
-const CORE = ["status", "notes_commit", "show", "macro_branch_note"];
-const DAILY = [
-  "init",
-  "status",
-  "help",
-  "notes_commit",
-  "show",
-  "diff",
-  "merge",
-  "branch_create",
-  "branch_list",
-  "checkout",
-  "macro_branch_note",
-  "log",
-];
-
-function pick(names: string[]): ToolDefinition[] {
+function pick(names: readonly string[]): ToolDefinition[] {
   return names.map((name) => {
     const definition = TOOL_DEFINITIONS.get(name);
     if (!definition) throw new Error(`surface names unknown tool ${name}`);
     return definition;
   });
 }
-
-/** The portal daily lists besides its flat tools: suggestions of other commands go through its `call` op. */
-const DAILY_DOOR = "system";
 
 function portalNamed(name: string): ToolDefinition {
   const definition = portalDefinitions().find((portal) => portal.name === name);
@@ -53,8 +36,8 @@ let surfaceTools: Record<Exclude<SurfaceName, "portals">, ToolDefinition[]> | un
 /** Built on first use (the portal definitions are too). */
 function surfaceToolsOf(surface: Exclude<SurfaceName, "portals">): ToolDefinition[] {
   surfaceTools ??= {
-    core: pick(CORE),
-    daily: [...pick(DAILY), portalNamed(DAILY_DOOR)],
+    core: pick(CORE_TOOLS),
+    daily: [...pick(DAILY_TOOLS), portalNamed(DAILY_DOOR)],
     full: pick(COMMANDS.map((command) => command.tool)),
   };
   return surfaceTools[surface];

@@ -1,14 +1,21 @@
 /**
- * What each MCP prompt (prompts.ts) says: the golden paths of docs/prompts.md, each a short
+ * What each MCP prompt (worker/prompts.ts) says: the golden paths of docs/prompts.md, each a short
  * introduction, the calls to make in order (neutral suggestions, rendered later for the connection
- * that asked) and a closing line. Only the words and the choice of commands live here; argument
- * checks, workspace resolution and rendering are prompts.ts's.
+ * that asked) and a closing line. Only the words and the choice of commands live here, in the catalog
+ * seam, so that the Worker names no command; argument checks, workspace resolution and rendering are
+ * worker/prompts.ts's.
  *
  * Argument values go only into call arguments, where the renderer writes them as JSON strings, and,
  * quoted with JSON.stringify, into prose: a value can neither break a call nor pass for text of ours.
  */
-import type { PromptArgument } from "@modelcontextprotocol/server";
 import { fill, type Suggestion, suggest } from "../shared/suggestion";
+
+/** An argument a prompt takes, in the shape of MCP's PromptArgument (worker/prompts.ts lists it as is). */
+export interface PromptArgument {
+  name: string;
+  description?: string;
+  required?: boolean;
+}
 
 /** One call of a prompt, with when to make it if not always. */
 export interface PromptStep {

@@ -4,15 +4,17 @@
  * here is a valid workspace name. Default project names are collision-proof: `default/<agent_id>` for
  * a plain id, else `default/_<escaped id>` (an injective escape) or `default/-<sha-256>` (too long), so
  * no agent id derives another's. The names of the old rule (`<slug>-<fnv>`) stay reachable by the agent
- * that registered them, through the Directory (docs/projects.md).
+ * that registered them, through the Directory (docs/projects.md). It sits with the Directory, which
+ * registers these ids, so that the Worker's workspace resolution and the projects commands share it
+ * without the Worker importing a capability.
  */
 
 import { createHash } from "node:crypto";
-import type { EnsureRequest } from "../../directory/project-directory";
-import { COUNTER_SUFFIX_CHARS, MAX_SLUG_CHARS } from "../../directory/project-limits";
-import { fnv1a64 } from "../../shared/hash";
-import { MAX_WORKSPACE_CHARS } from "../../shared/limits";
-import { isValidWorkspaceName } from "../../shared/names";
+import { fnv1a64 } from "../shared/hash";
+import { MAX_WORKSPACE_CHARS } from "../shared/limits";
+import { isValidWorkspaceName } from "../shared/names";
+import type { EnsureRequest } from "./project-directory";
+import { COUNTER_SUFFIX_CHARS, MAX_SLUG_CHARS } from "./project-limits";
 
 /** Default projects live under this first segment, one per agent. */
 export const DEFAULT_PROJECT_PREFIX = "default/";
