@@ -14,7 +14,7 @@
  * object's clock advances only across I/O, so these are local figures.
  */
 import type { McpClient } from "../lib/mcp-http.ts";
-import { fmtInt, pad, padEnd } from "./report.ts";
+import { fmtInt, pad, padEnd } from "./format.ts";
 import type { OpResult, OpSet } from "./sampling.ts";
 import { statsOf } from "./stats.ts";
 

@@ -8,12 +8,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Json } from "../lib/mcp-http.ts";
+import { fmtInt, fmtMs, pad, padEnd } from "./format.ts";
 import { CHAIN_NOTES_AFTER, CHAIN_NOTES_BEFORE, PAGE_LIMIT } from "./layout.ts";
 import type { OpName } from "./measure.ts";
 import type { ObjectTime } from "./object-time.ts";
 import type { Options } from "./options.ts";
 import type { OpResult, OpSet } from "./sampling.ts";
 import type { Seeding } from "./seed.ts";
+
+export { fmtInt, fmtMs, pad, padEnd } from "./format.ts";
 
 export const TARGET_MAX_RATIO = 1.3;
 export const TARGET_MAX_GROWTH = 1.2;
@@ -43,11 +46,6 @@ export interface Misses {
   ratio: string[];
   growth: string[];
 }
-
-export const fmtInt = (value: number): string => value.toLocaleString("en-US");
-export const fmtMs = (value: number): string => value.toFixed(2);
-export const pad = (text: string, width: number): string => text.padStart(width);
-export const padEnd = (text: string, width: number): string => text.padEnd(width);
 
 /** Growth of each op's median from the first (smallest) to the last (largest) size; none for one size. */
 export function growthOf<Op extends string>(set: OpSet<Op>, results: SuiteSize<Op>[]): Growth<Op> | undefined {

@@ -13,6 +13,11 @@ export interface Portal {
   domains: string[];
   /** Golden op → command name, in the order they are shown. */
   ops: Record<string, string>;
+  /**
+   * How `call` and the signatures of an Ops list work, added to the description of the one portal where
+   * agents look commands up (the server instructions say it once for all).
+   */
+  guide?: string;
   /** The op used when the envelope names none (portals with a single purpose). */
   defaultOp?: string;
   /**
@@ -142,6 +147,8 @@ export const PORTAL_TABLE: Portal[] = [
     name: "system",
     title: "System",
     summary: "Schemas, the command list, old-name lookup, help and init.",
+    guide:
+      "op call + cmd runs any command on any portal (on status, open: reads). Each Ops list gives required args (a?: optional; schema.get gives all).",
     domains: ["system"],
     ops: {
       "schema.get": "system.schema.get",

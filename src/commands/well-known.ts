@@ -29,6 +29,8 @@ export const WELL_KNOWN = {
   graphQuery: "graph.query",
   /** The append of a note: the example of a command name where a call needs one. */
   notesCommit: "vcs.notes.commit",
+  /** The task snapshot, whose `delta` keeps a baseline: the example of a read that stores bookkeeping. */
+  snapshot: "tasks.snapshot",
 } as const;
 
 export type WellKnownRole = keyof typeof WELL_KNOWN;

@@ -113,7 +113,7 @@ function buildServer(session: McpSession): Server {
     const timing: CallTiming = { object_ms: null };
     const callSession: McpSession = { ...session, timing };
     const args = recordOf(request.params.arguments);
-    // `status` and `open` are both portals and commands: the surface's own kind of tool wins.
+    // A name that is both a portal and a command: the surface's own kind of tool wins.
     const portal = findPortal(request.params.name);
     const command = findCommand(request.params.name) ?? findCommand(stripNamePrefix(request.params.name));
     const viaPortal = portal !== undefined && (session.surface === "portals" || !command);

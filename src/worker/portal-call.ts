@@ -52,7 +52,7 @@ function commandOf(portal: Portal, envelope: Envelope): Result<Command> {
     // Own keys only: an op named like an Object.prototype member (`constructor`, `hasOwnProperty`) is unknown.
     const golden = Object.hasOwn(portal.ops, op) ? portal.ops[op] : undefined;
     if (golden !== undefined) return { ok: true, value: findCommand(golden) as Command };
-    // An op that is really a command name (`notes_commit`, `vcs.notes.commit`) says where to go; any
+    // An op that is really a command name (flat or dotted) says where to go; any
     // other names the portal's closest op (a typo of `recall` must not lead to `upsert`).
     const asCommand = commandNamed(op);
     if (asCommand) {

@@ -1,8 +1,8 @@
 /**
- * MCP resources (docs/resources.md): the refs `open` accepts, under `branchmind://<workspace>/<ref>`
- * (the scheme and what is worth attaching are `commands/resource-refs.ts`). A read runs `open` for
- * the caller exactly as a tool call would (roles, the URL's lock, lanes, the portal budget), so a
- * resource shows nothing `open` would not. The list is paged by workspace: on a locked URL the
+ * MCP resources (docs/resources.md): the refs the open command accepts, under
+ * `branchmind://<workspace>/<ref>` (the scheme, the command and what is worth attaching are
+ * `commands/resource-refs.ts`). A read runs that command for the caller exactly as a tool call would
+ * (roles, the URL's lock, lanes, the portal budget), so a resource shows nothing it would not. The list is paged by workspace: on a locked URL the
  * locked one, on `/mcp` each workspace the token grants, one per page, in name order. The server is
  * stateless: no subscriptions and no change notifications.
  */
@@ -96,7 +96,7 @@ export async function listResources(session: CallSession, cursor: string | undef
   return { resources, ...(pagination?.next_cursor === undefined ? {} : { nextCursor: pagination.next_cursor }) };
 }
 
-/** `open` of the URI's ref in the URI's workspace, as the caller, under the portal budget. */
+/** The open command on the URI's ref in the URI's workspace, as the caller, under the portal budget. */
 export async function readResource(session: CallSession, uri: string): Promise<ReadResourceResult> {
   const parsed = parseResourceUri(uri);
   if (parsed === undefined) {

@@ -7,7 +7,7 @@
  *   `{result}` or `{error}` with an HTTP status that matches the error. Only commands of kind `read`
  *   run; anything else is refused (`FORBIDDEN`) before it reaches a workspace, and the call runs with
  *   the caller's role lowered to `read`, so a write could not pass the role check either; the workspace
- *   runs it read-only, so even a read that keeps bookkeeping (`tasks_snapshot {delta: true}`) is
+ *   runs it read-only, so even a read that keeps bookkeeping (a task snapshot with `delta`) is
  *   rolled back and refused.
  * - `GET /api/session` says who the caller is (agent, role, workspace patterns, auth mode), so the
  *   viewer can tell a valid token from a refused one before it shows anything.

@@ -15,6 +15,7 @@
 import type { CommandContext, JournalNote, Principal, ProjectFacts } from "../commands/context";
 import type { WorkspaceCommand } from "../commands/registry";
 import { type Connection, PORTAL_CONNECTION, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
+import { wellKnown } from "../commands/well-known";
 import type { GuardedWrite, WorkspaceHooks } from "../commands/workspace-hooks";
 import { applyBudget, applyBudgetWithCapsule, type CapsuleForms, resolveLimits } from "../shared/budget";
 import { appError, CommandError, fail, internalError } from "../shared/errors";
@@ -39,7 +40,7 @@ export interface ExecuteRequest {
   redaction?: boolean;
   /**
    * Nothing may be stored (the viewer's API): writes are refused, and a read that would keep
-   * bookkeeping (such as `tasks_snapshot {delta: true}`'s baseline) is rolled back and refused.
+   * bookkeeping (such as a task snapshot's delta baseline) is rolled back and refused.
    */
   readOnly?: boolean;
   /** The connection that asked: every suggestion of the answer is rendered for it (default: portals, no lock). */
@@ -59,7 +60,9 @@ export function execute(db: Db, hooks: WorkspaceHooks, request: ExecuteRequest, 
   try {
     const command = request.command;
     if (command === undefined) {
-      return err(appError("UNKNOWN_CMD", `Unknown command "${request.name}".`, "Call `help` for the list of commands."));
+      return err(
+        appError("UNKNOWN_CMD", `Unknown command "${request.name}".`, `Call \`${wellKnown("help").tool}\` for the list of commands.`),
+      );
     }
     checkProjectGuard(db, request.args);
     if (request.readOnly) return ok(runReadOnly(db, hooks, command, request, nowMs));
@@ -191,7 +194,7 @@ function runReadOnly(
       `${command.tool} ${command.kind === "write" ? "is a write" : "would store bookkeeping with these arguments"}; this call may not change anything.`,
       command.kind === "write"
         ? "Change memory through the MCP endpoint (/mcp) with a write token."
-        : "Leave out the arguments that record state (e.g. tasks_snapshot's delta), or call it through the MCP endpoint (/mcp).",
+        : `Leave out the arguments that record state (e.g. ${wellKnown("snapshot").tool}'s delta), or call it through the MCP endpoint (/mcp).`,
       { command: command.name },
     );
   if (command.kind === "write") return refuse();
@@ -219,7 +222,7 @@ function runRead(
       renderContextOf(request),
     );
   } finally {
-    // Reads that keep bookkeeping (tasks_snapshot's delta baseline) change the workspace too.
+    // Reads that keep bookkeeping (a task snapshot's delta baseline) change the workspace too.
     if (db.rowsWritten !== written) noteChange(db);
   }
   if (!request.capsule) return applyBudget(value, command.budget, request.args, "default");

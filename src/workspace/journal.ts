@@ -1,7 +1,7 @@
 /**
  * The journal: one row per operation that changed domain rows, numbered by `tick`. Replays, dry runs,
  * no-ops and rejected calls write none. Task mutations write one row per task event (with its type,
- * task, step path and payload). `status.last_event` and `tasks_delta` read it.
+ * task, step path and payload). The status view's last event and the task delta read it.
  */
 import type { Db } from "./db";
 
@@ -15,7 +15,7 @@ export interface JournalEvent {
   summary: string;
 }
 
-/** What a task event adds to its journal row (seed 000's task events; `tasks_delta` reads them). */
+/** What a task event adds to its journal row (seed 000's task events; the task delta reads them). */
 export interface TaskEventFields {
   type: string;
   task_id: string;

@@ -4,8 +4,8 @@
  * with the time the call spent inside the object, for the front door's call log.
  * After a write it schedules a coalesced summary push to the Directory (one alarm, at most one push
  * per SUMMARY_PUSH_DELAY_MS however many writes land). The summary carries the counts the capabilities
- * register (branches, Record-Sync's open records and sessions), which `list_projects` shows;
- * `readSummary` answers them fresh for `get_project`. The command is resolved here, once, from the
+ * register (branches, Record-Sync's open records and sessions), which the projects listing shows;
+ * `readSummary` answers them fresh when one project is read. The command is resolved here, once, from the
  * catalog seam, and handed to the executor with the catalog's hooks.
  */
 import { DurableObject } from "cloudflare:workers";
@@ -96,7 +96,7 @@ export class WorkspaceObject extends DurableObject<Env> {
     };
   }
 
-  /** The summary now, for reads that must not wait for the next push (get_project). */
+  /** The summary now, for reads that must not wait for the next push (one project read). */
   readSummary(): Result<WorkspaceSummary> {
     try {
       return ok(this.summary());

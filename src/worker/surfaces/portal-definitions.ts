@@ -59,7 +59,7 @@ export type Envelope = z.output<ReturnType<typeof envelopeSchema>> & { portal_vi
 /**
  * A type in a signature: `string`, `int`, `string[]`, `string|object`, `'OPEN'|'LATER'`, and an object
  * as its required fields (`{title: string, …}`, `…` when it takes more). Objects among alternatives
- * are plain `object`: `graph.apply`'s four op shapes alone would cost some 200 characters.
+ * are plain `object`: the graph's apply op, with four op shapes, alone would cost some 200 characters.
  */
 function typeOf(schema: JsonSchema, among = false): string {
   const alternatives = schema.anyOf ?? schema.oneOf;
@@ -111,15 +111,12 @@ export const SIGNATURES_LABEL = "Ops:";
 /**
  * The portal's summary and its golden ops' signatures (the op names are in the schema's `op` enum too,
  * but only here with their arguments). `call` + `cmd` is the same on every portal but the read-only
- * ones: only `system` (where an agent looks commands up) says so and how to read a signature; the
- * server instructions say it once for all.
+ * ones: only the portal with a `guide` (where an agent looks commands up) says so and how to read a
+ * signature; the server instructions say it once for all.
  */
 function describe(portal: Portal): string {
   const signatures = Object.entries(portal.ops).map(([op, cmd]) => signatureOf(op, findCommand(cmd) as Command));
-  const intro =
-    portal.name === "system"
-      ? `${portal.summary} op call + cmd runs any command on any portal (on status, open: reads). Each Ops list gives required args (a?: optional; schema.get gives all).`
-      : portal.summary;
+  const intro = portal.guide === undefined ? portal.summary : `${portal.summary} ${portal.guide}`;
   return `${intro} ${SIGNATURES_LABEL} ${signatures.join("; ")}`;
 }
 
@@ -140,7 +137,7 @@ function definitionOf(portal: Portal): ToolDefinition {
  * golden ops and `call`). No command reaches the outside world: `openWorldHint: false` everywhere. A
  * read-only portal (status, open) runs reads only, `call` included (portal-call.ts refuses a write), so
  * it is read-only, idempotent and non-destructive. Every other portal reaches any command through
- * `call`, deletes (`vcs.branch.delete`, `tasks.delete`) and appends (`vcs.notes.commit`) included, so
+ * `call`, deletes (of a branch, of a task) and appends (a note) included, so
  * MCP's defaults are the truth there: it may write (`readOnlyHint` false), destroy (`destructiveHint`
  * true) and repeat with more effect (`idempotentHint` false).
  */
