@@ -49,6 +49,13 @@ export interface ExecuteRequest {
   project?: ProjectFacts;
 }
 
+/** Where a call runs: the workspace's database, the catalog's hooks and the call's clock reading. */
+interface Site {
+  db: Db;
+  hooks: WorkspaceHooks;
+  nowMs: number;
+}
+
 function renderContextOf(request: ExecuteRequest): RenderContext {
   return { connection: request.connection ?? PORTAL_CONNECTION, workspace: request.workspace, role: request.principal.role };
 }
@@ -57,6 +64,7 @@ function renderContextOf(request: ExecuteRequest): RenderContext {
 const NOT_REDACTED = ["idempotency_key", "project_guard"];
 
 export function execute(db: Db, hooks: WorkspaceHooks, request: ExecuteRequest, nowMs: number): Result<Record<string, unknown>> {
+  const site: Site = { db, hooks, nowMs };
   try {
     const command = request.command;
     if (command === undefined) {
@@ -65,14 +73,14 @@ export function execute(db: Db, hooks: WorkspaceHooks, request: ExecuteRequest, 
       );
     }
     checkProjectGuard(db, request.args);
-    if (request.readOnly) return ok(runReadOnly(db, hooks, command, request, nowMs));
+    if (request.readOnly) return ok(runReadOnly(site, command, request));
     if (command.kind === "write") {
       const skip = [...NOT_REDACTED, ...(command.redaction?.keep ?? [])];
       const redacted = request.redaction === false ? { value: request.args, findings: [] } : redactArgs(request.args, skip);
-      const value = runWrite(db, hooks, command, { ...request, args: redacted.value }, nowMs, redacted.findings);
-      return ok(request.capsule && !("capsule" in value) ? { ...value, capsule: capsuleOf(db, hooks, request, nowMs).full } : value);
+      const value = runWrite(site, command, { ...request, args: redacted.value }, redacted.findings);
+      return ok(request.capsule && !("capsule" in value) ? { ...value, capsule: capsuleOf(site, request).full } : value);
     }
-    return ok(runRead(db, hooks, command, request.redaction === false ? request : redactReadFields(command, request), nowMs));
+    return ok(runRead(site, command, request.redaction === false ? request : redactReadFields(command, request)));
   } catch (error) {
     if (error instanceof CommandError) return err(renderError(error.error, renderContextOf(request)));
     console.error("command failed", request.name, error);
@@ -94,7 +102,7 @@ function checkProjectGuard(db: Db, args: Record<string, unknown>): void {
   }
 }
 
-function makeContext(db: Db, request: ExecuteRequest, nowMs: number, readLimitChars: number | undefined) {
+function makeContext({ db, nowMs }: Site, request: ExecuteRequest, readLimitChars: number | undefined) {
   const notes: JournalNote[] = [];
   const warnings: Warning[] = [];
   const events = { count: 0 };
@@ -128,14 +136,8 @@ function redactReadFields(command: WorkspaceCommand, request: ExecuteRequest): E
   return redacted.findings.length === 0 ? request : { ...request, args: { ...request.args, ...redacted.value } };
 }
 
-function runWrite(
-  db: Db,
-  hooks: WorkspaceHooks,
-  command: WorkspaceCommand,
-  request: ExecuteRequest,
-  nowMs: number,
-  redactions: RedactionFinding[],
-): Record<string, unknown> {
+function runWrite(site: Site, command: WorkspaceCommand, request: ExecuteRequest, redactions: RedactionFinding[]): Record<string, unknown> {
+  const { db, hooks, nowMs } = site;
   const agentId = request.principal.agent_id;
   const key = typeof request.args.idempotency_key === "string" ? request.args.idempotency_key : undefined;
   const print = key === undefined ? "" : fingerprint(command.name, request.args);
@@ -150,7 +152,7 @@ function runWrite(
       const previous = replay(db, agentId, key, command.name, print);
       if (previous !== undefined) return previous as Record<string, unknown>;
     }
-    const { ctx, notes, warnings, events } = makeContext(db, request, nowMs, undefined);
+    const { ctx, notes, warnings, events } = makeContext(site, request, undefined);
     if (redactions.length > 0) warnings.push(redactionWarning(redactions, command.redaction?.note));
     if (facts.name === undefined) {
       setMeta(db, "name", request.workspace);
@@ -181,13 +183,7 @@ function runWrite(
 }
 
 /** A read under `readOnly`: in a transaction that any stored row (bookkeeping included) rolls back, with FORBIDDEN. */
-function runReadOnly(
-  db: Db,
-  hooks: WorkspaceHooks,
-  command: WorkspaceCommand,
-  request: ExecuteRequest,
-  nowMs: number,
-): Record<string, unknown> {
+function runReadOnly(site: Site, command: WorkspaceCommand, request: ExecuteRequest): Record<string, unknown> {
   const refuse = (): never =>
     fail(
       "FORBIDDEN",
@@ -198,21 +194,17 @@ function runReadOnly(
       { command: command.name },
     );
   if (command.kind === "write") return refuse();
+  const { db } = site;
   return db.transaction(() => {
     const written = db.rowsWritten;
-    const value = runRead(db, hooks, command, request, nowMs);
+    const value = runRead(site, command, request);
     return db.rowsWritten === written ? value : refuse();
   });
 }
 
-function runRead(
-  db: Db,
-  hooks: WorkspaceHooks,
-  command: WorkspaceCommand,
-  request: ExecuteRequest,
-  nowMs: number,
-): Record<string, unknown> {
-  const { ctx, warnings } = makeContext(db, request, nowMs, resolveLimits(request.args, "default").limits.chars);
+function runRead(site: Site, command: WorkspaceCommand, request: ExecuteRequest): Record<string, unknown> {
+  const { db } = site;
+  const { ctx, warnings } = makeContext(site, request, resolveLimits(request.args, "default").limits.chars);
   const written = db.rowsWritten;
   let value: Record<string, unknown>;
   try {
@@ -226,13 +218,13 @@ function runRead(
     if (db.rowsWritten !== written) noteChange(db);
   }
   if (!request.capsule) return applyBudget(value, command.budget, request.args, "default");
-  return applyBudgetWithCapsule(value, command.budget, request.args, "default", () => capsuleOf(db, hooks, request, nowMs));
+  return applyBudgetWithCapsule(value, command.budget, request.args, "default", () => capsuleOf(site, request));
 }
 
 /** The portal capsule, read after the command (a write's capsule shows the state it left). */
-function capsuleOf(db: Db, hooks: WorkspaceHooks, request: ExecuteRequest, nowMs: number): CapsuleForms {
-  const full = renderSuggestions(hooks.capsule(makeContext(db, request, nowMs, undefined).ctx), renderContextOf(request));
-  return { full: { ...full }, compact: hooks.compactCapsule(full) };
+function capsuleOf(site: Site, request: ExecuteRequest): CapsuleForms {
+  const full = renderSuggestions(site.hooks.capsule(makeContext(site, request, undefined).ctx), renderContextOf(request));
+  return { full: { ...full }, compact: site.hooks.compactCapsule(full) };
 }
 
 const NO_PROBES: readonly string[] = [];
