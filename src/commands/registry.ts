@@ -81,8 +81,8 @@ export interface WorkspaceCommand<I extends z.ZodObject = z.ZodObject, O extends
   movesSummaryCounts?: boolean;
   /**
    * Writes: whether this call is part of a restore (a page of the server's own rows, or giving one up).
-   * Such a call runs while a restore is unfinished, brings its own branches and journal, and skips the
-   * write guards' preparations.
+   * Such a call brings its own branches and journal and skips every write guard: it runs while a restore
+   * is unfinished, and no `main` is bootstrapped for it.
    */
   isRestore?: (args: Record<string, unknown>) => boolean;
   handler: (ctx: CommandContext, args: z.output<I>) => z.input<O>;
