@@ -118,8 +118,8 @@ export interface CallOptions {
 
 /**
  * The capsule of a command that reads no workspace (help, schema lookups): where is only the workspace
- * the call would resolve to; next points at the status command, which knows the rest. Rendered for the session;
- * the compact form is the rendered best action without its purpose.
+ * the call would resolve to; next points at the status command, which knows the rest. Rendered for the
+ * session; the compact form is the rendered best action without its purpose.
  */
 function statelessCapsule(session: CallSession, args: Record<string, unknown>): CapsuleForms {
   const workspace = workspaceOfCall(session, args);

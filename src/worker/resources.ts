@@ -2,9 +2,10 @@
  * MCP resources (docs/resources.md): the refs the open command accepts, under
  * `branchmind://<workspace>/<ref>` (the scheme, the command and what is worth attaching are
  * `commands/resource-refs.ts`). A read runs that command for the caller exactly as a tool call would
- * (roles, the URL's lock, lanes, the portal budget), so a resource shows nothing it would not. The list is paged by workspace: on a locked URL the
- * locked one, on `/mcp` each workspace the token grants, one per page, in name order. The server is
- * stateless: no subscriptions and no change notifications.
+ * (roles, the URL's lock, lanes, the portal budget), so a resource shows nothing it would not. The
+ * list is paged by workspace: on a locked URL the locked one, on `/mcp` each workspace the token
+ * grants, one per page, in name order. The server is stateless: no subscriptions and no change
+ * notifications.
  */
 import {
   type ListResourcesResult,
