@@ -7,6 +7,7 @@ import { z } from "zod";
 // declaration, which this project does not have yet (remove this directive once it does).
 import committed from "../docs/commands.md?raw";
 import { COMMANDS, findCommand, namesOf } from "../src/commands/catalog";
+import { definingFiles } from "../src/commands/defining-files";
 import { renderCommandReference } from "../src/commands/reference";
 import { DEFAULT_SURFACE, SURFACE_NAMES, toolsOf } from "../src/worker/surfaces/surfaces";
 import { ok, rpc } from "./helpers/mcp";
@@ -25,6 +26,13 @@ interface RpcMessage {
   result?: { tools: ListedTool[]; nextCursor?: string };
   error?: { code: number; message: string };
 }
+
+/** The capabilities' sources by repository path, as `npm run docs` reads them from disk (test files aside). */
+const CAPABILITY_SOURCES: Record<string, string> = Object.fromEntries(
+  Object.entries(import.meta.glob<string>("../src/capabilities/**/*.ts", { query: "?raw", import: "default", eager: true }))
+    .filter(([path]) => !path.endsWith(".test.ts"))
+    .map(([path, text]) => [path.replace(/^\.\.\//, ""), text]),
+);
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -45,7 +53,11 @@ async function listTools(toolset: string): Promise<ListedTool[]> {
 describe("docs/commands.md", () => {
   it("is up to date with the catalog", () => {
     const toolsets = Object.fromEntries(SURFACE_NAMES.map((name) => [name, toolsOf(name).map((tool) => tool.name)]));
-    const fresh = renderCommandReference({ toolsets, defaultToolset: DEFAULT_SURFACE });
+    const fresh = renderCommandReference({
+      toolsets,
+      defaultToolset: DEFAULT_SURFACE,
+      definedIn: definingFiles(CAPABILITY_SOURCES, COMMANDS),
+    });
     expect(committed, "docs/commands.md is stale: run `npm run docs` and commit the result").toBe(fresh);
   });
 });

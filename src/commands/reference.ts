@@ -15,6 +15,8 @@ export interface ReferenceOptions {
   toolsets: Readonly<Record<string, readonly string[]>>;
   /** Toolset served when a connection names none. */
   defaultToolset: string;
+  /** Command name → the repository-relative path of the file that defines it (`definingFiles`). */
+  definedIn: ReadonlyMap<string, string>;
 }
 
 type JsonSchema = Record<string, unknown>;
@@ -198,7 +200,8 @@ function renderPortals(): string[] {
   ];
 }
 
-function renderCommand(command: Command, toolsets: ReferenceOptions["toolsets"]): string[] {
+function renderCommand(command: Command, options: ReferenceOptions): string[] {
+  const { toolsets, definedIn } = options;
   const schema = inputSchema(command.input);
   const properties = propertiesOf(schema);
   const required = requiredOf(schema);
@@ -233,6 +236,7 @@ function renderCommand(command: Command, toolsets: ReferenceOptions["toolsets"])
     `- Least role: ${code(leastRole(command))}${command.requiresRole ? "" : ` (default for ${command.kind}s)`}`,
     `- Toolsets: ${listedIn.length > 0 ? listedIn.join(", ") : "none (callable by name from any toolset)"}`,
     `- Portal: ${portalCall(command)}`,
+    `- Defined in: ${code(definedIn.get(command.name) ?? "(unknown)")}`,
     "",
   ];
   if (Object.keys(own).length > 0) lines.push(...argumentTable(own, required), "");
@@ -296,7 +300,7 @@ export function renderCommandReference(options: ReferenceOptions): string {
   }
   for (const [domain, commands] of domains) {
     lines.push(`## ${domain}`, "");
-    for (const command of commands) lines.push(...renderCommand(command, toolsets));
+    for (const command of commands) lines.push(...renderCommand(command, options));
   }
   while (lines[lines.length - 1] === "") lines.pop();
   return `${lines.join("\n")}\n`;
