@@ -4,27 +4,26 @@
  * the summary's counts). The one module below the Worker that names capabilities: the Worker imports it
  * for schemas and surfaces, the workspace object for handlers and hooks.
  */
-import { ANCHOR_COMMANDS } from "../capabilities/anchors/anchors.commands";
-import { BRANCH_COMMANDS } from "../capabilities/branches/branches.commands";
+import { ANCHOR_COMMANDS } from "../capabilities/anchors/anchors.catalog";
+import { BRANCH_COMMANDS } from "../capabilities/branches/branches.catalog";
 import { countBranches, MAIN_BRANCH_GUARD } from "../capabilities/branches/branches.store";
-import { CODE_REF_COMMANDS } from "../capabilities/code-refs/code-refs.commands";
-import { DOCS_COMMANDS } from "../capabilities/docs/docs.commands";
+import { CODE_REF_COMMANDS } from "../capabilities/code-refs/code-refs.catalog";
+import { DOCS_COMMANDS } from "../capabilities/docs/docs.catalog";
 import { GRAPH_COMMANDS } from "../capabilities/graph/graph.catalog";
 import { JOB_COMMANDS } from "../capabilities/jobs/jobs.catalog";
-import { KNOWLEDGE_COMMANDS } from "../capabilities/knowledge/knowledge.commands";
-import { OPEN_COMMANDS } from "../capabilities/open/open.commands";
-import { PROJECT_COMMANDS } from "../capabilities/projects/projects.commands";
-import { WORKSPACE_LIST_COMMANDS } from "../capabilities/projects/workspace-list.commands";
+import { KNOWLEDGE_COMMANDS } from "../capabilities/knowledge/knowledge.catalog";
+import { OPEN_COMMANDS } from "../capabilities/open/open.catalog";
+import { PROJECT_COMMANDS } from "../capabilities/projects/projects.catalog";
 import { RECORD_COMMANDS, recordSyncSummary } from "../capabilities/records/records.catalog";
-import { SYSTEM_COMMANDS } from "../capabilities/system/system.commands";
+import { SYSTEM_COMMANDS } from "../capabilities/system/system.catalog";
 import { focusCapsule } from "../capabilities/tasks/capsule";
 import { compactCapsule, type RenderedCapsule } from "../capabilities/tasks/capsule.compact";
 import { TASK_COMMANDS } from "../capabilities/tasks/tasks.catalog";
 import { THINK_COMMANDS } from "../capabilities/think/think.catalog";
 import { TRACE_COMMANDS } from "../capabilities/trace/trace.catalog";
-import { VCS_COMMANDS } from "../capabilities/vcs/vcs.commands";
+import { VCS_COMMANDS } from "../capabilities/vcs/vcs.catalog";
 import { RESTORE_GUARD } from "../capabilities/workspace/restore-state";
-import { WORKSPACE_COMMANDS } from "../capabilities/workspace/workspace.commands";
+import { WORKSPACE_COMMANDS } from "../capabilities/workspace/workspace.catalog";
 import type { Command } from "./registry";
 import type { WorkspaceHooks } from "./workspace-hooks";
 
@@ -42,7 +41,6 @@ export const COMMANDS: readonly Command[] = [
   ...CODE_REF_COMMANDS,
   ...TRACE_COMMANDS,
   ...WORKSPACE_COMMANDS,
-  ...WORKSPACE_LIST_COMMANDS,
   ...OPEN_COMMANDS,
   ...PROJECT_COMMANDS,
   ...RECORD_COMMANDS,

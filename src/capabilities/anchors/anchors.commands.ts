@@ -2,7 +2,7 @@
  * The meaning map's reads (seed 002 "Meaning map", dotted under `think.anchor.*`): list, snapshot,
  * export, lint and resolve. Anchors are `a:<slug>` meanings, not paths; an alias answers for the anchor
  * it stands for (warning ANCHOR_ALIAS_RESOLVED). The writes (bootstrap, rename, merge) are in
- * anchor-writes.commands.ts and the note macro in anchor-note.commands.ts; `ANCHOR_COMMANDS` lists all.
+ * anchor-writes.commands.ts and the note macro in anchor-note.commands.ts; anchors.catalog.ts lists all.
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
@@ -11,8 +11,6 @@ import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
 import { anchorId } from "../knowledge/slugs";
 import { findEntity } from "../tasks/tasks.store";
 import { linkedSlugs } from "./anchor-links.store";
-import { anchorMacroNote } from "./anchor-note.commands";
-import { anchorBootstrap, anchorMerge, anchorRename } from "./anchor-writes.commands";
 import { ANCHOR_KINDS, anchorArg, anchorSchema, toAnchorView } from "./anchors.schema";
 import { aliasesOfMany, bindingsOn, listAnchors, readMap, resolveAnchor } from "./anchors.store";
 import { exportAnchors } from "./export";
@@ -217,15 +215,3 @@ export const anchorResolve = defineCommand({
     return { anchor: best?.anchor ?? null, path: normal.path, binding: best?.binding ?? null, matches, truncated: false };
   },
 });
-
-export const ANCHOR_COMMANDS = [
-  anchorList,
-  anchorSnapshotCommand,
-  anchorExport,
-  anchorRename,
-  anchorMerge,
-  anchorBootstrap,
-  anchorLint,
-  anchorResolve,
-  anchorMacroNote,
-];

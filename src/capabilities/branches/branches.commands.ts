@@ -31,7 +31,6 @@ import {
   requireBranch,
   setCheckout,
 } from "./branches.store";
-import { ideaBranchMerge } from "./idea-merge.commands";
 
 const newBranchName = nameSchema("Name of the new branch, e.g. `try/cache-layer`.");
 
@@ -311,5 +310,3 @@ export const macroBranchNote = defineCommand({
     };
   },
 });
-
-export const BRANCH_COMMANDS = [branchCreate, branchList, checkout, branchRename, branchDelete, macroBranchNote, ideaBranchMerge];

@@ -103,5 +103,3 @@ export const codeRefCheck = defineCommand({
     };
   },
 });
-
-export const CODE_REF_COMMANDS = [codeRefAttach, codeRefCheck];

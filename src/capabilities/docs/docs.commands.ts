@@ -277,5 +277,3 @@ export const docsList = defineCommand({
     return { branch: branch.name, docs };
   },
 });
-
-export const DOCS_COMMANDS = [notesCommit, show, diff, merge, exportSnapshot, docsList];

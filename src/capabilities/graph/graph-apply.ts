@@ -15,7 +15,6 @@ import { MAX_META_BYTES } from "../../shared/limits";
 import type { Branch, Source } from "../branches/branches.store";
 import { edgeKey, type GraphOp, isReservedNodeId, normalizeTags } from "./graph.schema";
 import {
-  edgesTouching,
   type GraphKind,
   isLive,
   lookupVersion,
@@ -25,6 +24,7 @@ import {
   type VersionRow,
   versionKey,
 } from "./graph.store";
+import { edgesTouching } from "./graph-edges.store";
 import { laneOf, laneOfMeta, mayWriteLane, requireWritableLane, SHARED_LANE } from "./lanes";
 
 export interface AppliedCounts {

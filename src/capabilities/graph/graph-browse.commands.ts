@@ -14,8 +14,10 @@ import { sourcesOf } from "../branches/branches.store";
 import { type Pagination, pagination, paginationSchema, repairPagination } from "../docs/paging";
 import { reasoningScope } from "../tasks/scope";
 import { DEFAULT_GRAPH_DOC, edgeSchema, GRAPH_KEEP, graphPlaceFields, nodeIdSchema, nodeSchema } from "./graph.schema";
-import { edgesTouching, effectivePage, isLive, lookupVersion, scansOf, toEdge, toNode } from "./graph.store";
+import { isLive, lookupVersion, toEdge, toNode } from "./graph.store";
 import { nodeHistory, relationWhere } from "./graph-browse.store";
+import { edgesTouching } from "./graph-edges.store";
+import { effectivePage, scansOf } from "./graph-pages.store";
 
 /**
  * Edges per `graph_edges` page: an edge is ~150 characters, so 1,000 (graph_query's `edges_limit`

@@ -1,12 +1,14 @@
 /**
  * The graph SQL of the browsing reads (`graph_edges`, `graph_node_show`): a node's versions as seen
  * from a branch (its own and its ancestors' up to their cutoffs, newest first, through the key index),
- * and the relation filter of an edge page. Everything else they need comes from `graph.store.ts`.
+ * and the relation filter of an edge page. Everything else they need comes from `graph.store.ts` and
+ * `graph-pages.store.ts`.
  */
 import type { Db } from "../../workspace/db";
 import type { Source } from "../branches/branches.store";
 import { inViewSql } from "../branches/views.store";
-import { type VersionRow, versionsBySeq, type Where } from "./graph.store";
+import { type VersionRow, versionsBySeq } from "./graph.store";
+import type { Where } from "./graph-pages.store";
 
 /**
  * A node's versions in a branch's lineage, newest first, below `before` when given: every version a

@@ -10,7 +10,8 @@ import { requireBranch, type Source, sourcesOf } from "../branches/branches.stor
 import { unsharedRanges } from "../branches/views.store";
 import { pagination } from "../docs/paging";
 import { edgeSchema, nodeSchema } from "./graph.schema";
-import { effectivePage, fieldsOf, type GraphKind, lookupVersion, type SourceScan, toEdge, toNode, type VersionRow } from "./graph.store";
+import { fieldsOf, type GraphKind, lookupVersion, toEdge, toNode, type VersionRow } from "./graph.store";
+import { effectivePage, type SourceScan } from "./graph-pages.store";
 import { changedFields, type KeyState } from "./merge";
 
 /** Versions examined per side and kind: a diff beyond this is reported as truncated. */

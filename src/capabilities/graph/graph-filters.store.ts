@@ -6,7 +6,7 @@
 import { agentLane } from "../../shared/lanes";
 import type { SqlValue } from "../../workspace/db";
 import { normalizeTags } from "./graph.schema";
-import type { Where } from "./graph.store";
+import type { Where } from "./graph-pages.store";
 
 /**
  * The lanes a read shows (over graph versions `v`): shared and the caller's own (`agentId`), or every

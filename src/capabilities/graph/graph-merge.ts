@@ -10,7 +10,8 @@ import { type Branch, type Source, sourcesOf } from "../branches/branches.store"
 import { type MergePage, pagination } from "../docs/paging";
 import { conflictBySignature, conflictId, conflictSignature, insertConflict } from "./conflicts.store";
 import type { conflictSummarySchema } from "./graph.schema";
-import { effectivePage, fieldsOf, lookupVersion, toEdge, toNode, type VersionRow, writeVersion } from "./graph.store";
+import { fieldsOf, lookupVersion, toEdge, toNode, type VersionRow, writeVersion } from "./graph.store";
+import { effectivePage } from "./graph-pages.store";
 import { changedFields, decide } from "./merge";
 
 /** Graph keys one merge call examines at most. */

@@ -20,7 +20,8 @@ import type { Db, SqlValue } from "../../workspace/db";
 import { limitSql } from "../../workspace/seq-scans";
 import type { Source } from "../branches/branches.store";
 import { inViewSql } from "../branches/views.store";
-import { type NodePage, queryPage, type VersionRow, type Where } from "./graph.store";
+import type { VersionRow } from "./graph.store";
+import { type NodePage, queryPage, type Where } from "./graph-pages.store";
 
 /** The trigram tokenizer's unit: a text shorter than this (in characters) finds nothing in the index. */
 export const TEXT_INDEX_MIN_CHARS = 3;

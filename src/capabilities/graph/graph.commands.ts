@@ -20,23 +20,12 @@ import {
   nodeIdSchema,
   nodeSchema,
 } from "./graph.schema";
-import {
-  countLive,
-  edgesBetween,
-  effectivePage,
-  isLive,
-  keysPage,
-  lookupVersion,
-  MAX_EXAMINED_PER_SOURCE,
-  queryPage,
-  scansOf,
-  toEdge,
-  toNode,
-  type VersionRow,
-} from "./graph.store";
+import { isLive, lookupVersion, toEdge, toNode, type VersionRow } from "./graph.store";
 import { type AppliedCounts, applyOps } from "./graph-apply";
 import { diffChanges, graphChangeSchema } from "./graph-diff";
+import { countLive, edgesBetween } from "./graph-edges.store";
 import { laneWhere, queryWhere } from "./graph-filters.store";
+import { effectivePage, keysPage, MAX_EXAMINED_PER_SOURCE, queryPage, scansOf } from "./graph-pages.store";
 import { MAX_TEXT_CANDIDATES, TEXT_INDEX_MIN_CHARS, textSearchPage, usesTextIndex } from "./graph-text-search.store";
 
 export const graphApply = defineCommand({

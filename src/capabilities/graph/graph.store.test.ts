@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { storeContext } from "../../../test/helpers/store-context";
 import { Db } from "../../workspace/db";
 import { createBranch, ensureMain, requireBranch, sourcesOf } from "../branches/branches.store";
-import { edgesBetween, lookupVersion, writeVersion } from "./graph.store";
+import { lookupVersion, writeVersion } from "./graph.store";
+import { edgesBetween } from "./graph-edges.store";
 
 describe("graph versions", () => {
   it("each version supersedes the branch's previous one and moves the head", async () => {

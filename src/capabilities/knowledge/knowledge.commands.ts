@@ -1,7 +1,7 @@
 /**
  * Knowledge cards (seed 002 "Knowledge cards", dotted under `think.knowledge.*`): the cross-session
- * memory unit. This file holds the writes (upsert, note.promote) and key.suggest, and lists every
- * knowledge command in `KNOWLEDGE_COMMANDS`; recall, query and lint are in knowledge-reads.commands.ts.
+ * memory unit. This file holds the writes (upsert, note.promote) and key.suggest; recall, query and
+ * lint are in knowledge-reads.commands.ts, and knowledge.catalog.ts lists every knowledge command.
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
@@ -16,7 +16,7 @@ import { CardParseError, cardObject, normalizeCard } from "../think/cards.parse"
 import { titleFromText, utcDate } from "./card-format";
 import { canonicalRows, expandAnchor } from "./knowledge.model";
 import { latestKeys } from "./knowledge.store";
-import { knowledgeLint, knowledgeQuery, knowledgeRecall, lintIssueSchema, lintScope } from "./knowledge-reads.commands";
+import { lintIssueSchema, lintScope } from "./knowledge-reads.commands";
 import { knowledgeFields, requireKey, type UpsertResult, upsertKnowledge } from "./knowledge-write";
 import { anchorId, keyTag, suggestKey } from "./slugs";
 
@@ -231,12 +231,3 @@ export const knowledgeKeySuggest = defineCommand({
     };
   },
 });
-
-export const KNOWLEDGE_COMMANDS = [
-  knowledgeUpsert,
-  knowledgeRecall,
-  knowledgeQuery,
-  knowledgeLint,
-  knowledgeKeySuggest,
-  knowledgeNotePromote,
-];

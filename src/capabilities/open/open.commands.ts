@@ -259,5 +259,3 @@ export const openRef = defineCommand({
     }
   },
 });
-
-export const OPEN_COMMANDS = [openRef];

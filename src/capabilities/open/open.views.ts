@@ -12,7 +12,8 @@ import { type Branch, branchById, checkoutOf, findBranch, type Source, sourcesOf
 import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
 import { entryView } from "../docs/entry-view";
-import { edgesTouching, isLive, lookupVersion, toEdge, type VersionRow } from "../graph/graph.store";
+import { isLive, lookupVersion, toEdge, type VersionRow } from "../graph/graph.store";
+import { edgesTouching } from "../graph/graph-edges.store";
 import { laneOf, laneOfMeta, mayWriteLane } from "../graph/lanes";
 import { KNOWLEDGE_ID_PREFIX } from "../knowledge/card-format";
 import { KB_BRANCH, KB_GRAPH_DOC } from "../knowledge/knowledge.model";

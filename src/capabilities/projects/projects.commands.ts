@@ -6,7 +6,7 @@
  * the token's patterns; its counts lag writes by the workspaces' summary alarm).
  */
 import { z } from "zod";
-import { type DirectoryCommand, defineDirectoryCommand } from "../../commands/registry";
+import { defineDirectoryCommand } from "../../commands/registry";
 import type { DirectoryContext } from "../../directory/directory-context";
 import type { ProjectRecord } from "../../directory/project-directory";
 import { defaultProjectRequest, generatedIdBase } from "../../directory/project-ids";
@@ -240,5 +240,3 @@ export const listProjects = defineDirectoryCommand({
     };
   },
 });
-
-export const PROJECT_COMMANDS: DirectoryCommand[] = [createProject, listProjects, getProject];

@@ -237,5 +237,3 @@ export const migrationLookup = defineStatelessCommand({
     };
   },
 });
-
-export const SCHEMA_COMMANDS = [schemaGet, cmdList, opsSummary, migrationLookup];

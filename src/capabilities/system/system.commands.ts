@@ -18,9 +18,7 @@ import { mostRecentlyActive } from "../tasks/task-events.store";
 import { focusOf } from "../tasks/tasks.store";
 import { engineSchema } from "../think/engine.schema";
 import { checkoutEngine } from "../think/engine.slice";
-import { diagnostics } from "./diagnostics.commands";
 import { goldenPath, HELP_SECTIONS } from "./help-text";
-import { SCHEMA_COMMANDS } from "./schema.commands";
 
 const DEFAULTS = { branch: "main", docs: DEFAULT_DOCS };
 const defaultsSchema = z.object({
@@ -179,5 +177,3 @@ export const ping = defineCommand({
   output: { workspace: z.string(), agent_id: z.string(), pong: z.literal(true) },
   handler: (ctx) => ({ workspace: ctx.workspace, agent_id: ctx.principal.agent_id, pong: true as const }),
 });
-
-export const SYSTEM_COMMANDS = [init, status, help, ping, diagnostics, ...SCHEMA_COMMANDS];

@@ -3,7 +3,7 @@
  * status), blockers (cards marked blocked, and questions still open), newer than a seq, and their
  * conjunction. Values are bound; only the fixed status words and column names are written into SQL.
  */
-import type { Where } from "../graph/graph.store";
+import type { Where } from "../graph/graph-pages.store";
 import { CLOSED_STATUSES } from "./engine.model";
 
 export const ANY: Where = { sql: "", params: [] };

@@ -5,7 +5,7 @@
  */
 import type { CommandContext } from "../../commands/context";
 import type { Source } from "../branches/branches.store";
-import type { Where } from "../graph/graph.store";
+import type { Where } from "../graph/graph-pages.store";
 import { textSearchPage } from "../graph/graph-text-search.store";
 import { allOf } from "./card-filters.store";
 import { type CardPage, cardPageOf } from "./card-view";

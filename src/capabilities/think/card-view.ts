@@ -8,7 +8,8 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import type { Source } from "../branches/branches.store";
 import { nodeSchema } from "../graph/graph.schema";
-import { type NodePage, queryPages, toNode, type VersionRow, type Where } from "../graph/graph.store";
+import { toNode, type VersionRow } from "../graph/graph.store";
+import { type NodePage, queryPages, type Where } from "../graph/graph-pages.store";
 import { allOf } from "./card-filters.store";
 import { cardWhere, laneOf } from "./cards";
 

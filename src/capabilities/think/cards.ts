@@ -20,8 +20,9 @@ import { type Branch, type Source, sourcesOf } from "../branches/branches.store"
 import { requireCardCodeRefs } from "../code-refs/code-refs";
 import { appendEntry } from "../docs/docs.store";
 import { edgeKey, isReservedNodeId, MAX_NODE_ID_CHARS, normalizeTags } from "../graph/graph.schema";
-import { fieldsOf, isLive, lookupVersion, type VersionFields, type VersionRow, type Where, writeVersion } from "../graph/graph.store";
+import { fieldsOf, isLive, lookupVersion, type VersionFields, type VersionRow, writeVersion } from "../graph/graph.store";
 import { laneWhere } from "../graph/graph-filters.store";
+import type { Where } from "../graph/graph-pages.store";
 import { agentLane, laneOf, requireWritableLane, SHARED_LANE } from "../graph/lanes";
 import { sameState } from "../graph/merge";
 import { refuseChangedCard, revisedFields, withOwnedFields } from "./card-payload";

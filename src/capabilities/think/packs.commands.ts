@@ -18,7 +18,7 @@ import { entryViewSchema, pageView } from "../docs/entry-view";
 import { paginationSchema } from "../docs/paging";
 import { readTail } from "../docs/tail";
 import { GRAPH_KEEP } from "../graph/graph.schema";
-import type { Where } from "../graph/graph.store";
+import type { Where } from "../graph/graph-pages.store";
 import { reasoningScope } from "../tasks/scope";
 import { targetSchema } from "../tasks/tasks.schema";
 import { ANY, BLOCKERS, ofType } from "./card-filters.store";

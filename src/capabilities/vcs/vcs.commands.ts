@@ -363,5 +363,3 @@ export const tagDelete = defineCommand({
     return { name: args.name, deleted: true };
   },
 });
-
-export const VCS_COMMANDS = [commit, log, reset, reflog, tagCreate, tagList, tagDelete];

@@ -32,7 +32,6 @@ import {
   stateSchema,
 } from "../records/records.schema";
 import { nextRecordNum, type RecordRow, requireRecord } from "../records/records.store";
-import { workspaceExport } from "./export.commands";
 import { abortRestore, type RestoreOutcome, restorePage } from "./restore";
 import { isRestoreCall } from "./restore-state";
 
@@ -303,5 +302,3 @@ export const workspaceImport = defineCommand({
     return importOps(ctx, args.ops as ImportOp[]);
   },
 });
-
-export const WORKSPACE_COMMANDS = [workspaceImport, workspaceExport];

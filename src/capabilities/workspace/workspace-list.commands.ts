@@ -5,7 +5,7 @@
  * numbers are the summaries workspaces last pushed: they lag writes by a few seconds (`as_of_tick`).
  */
 import { z } from "zod";
-import { type DirectoryCommand, defineDirectoryCommand } from "../../commands/registry";
+import { defineDirectoryCommand } from "../../commands/registry";
 import { DEFAULT_PROJECT_PAGE, MAX_PROJECT_PAGE } from "../../directory/project-limits";
 import { CommandError } from "../../shared/errors";
 import { keyedPageRepair, keyedPaginationSchema } from "../../shared/keyed-page";
@@ -69,5 +69,3 @@ export const workspaceList = defineDirectoryCommand({
     };
   },
 });
-
-export const WORKSPACE_LIST_COMMANDS: DirectoryCommand[] = [workspaceList];
