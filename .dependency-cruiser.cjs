@@ -87,6 +87,14 @@ module.exports = {
       to: { path: "\\.sql$" },
     },
     {
+      name: "commands-files-are-listed-not-used",
+      comment:
+        "A *.commands.ts file holds command definitions for its capability's catalog: what siblings share lives in a module of its own.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "\\.catalog\\.ts$" },
+      to: { path: "\\.commands\\.ts$" },
+    },
+    {
       name: "capability-to-capability",
       comment:
         "A capability imports another only through the baseline of known imports, which may only shrink (the next step moves the shared rules below the capabilities).",

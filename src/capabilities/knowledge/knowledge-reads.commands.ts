@@ -24,8 +24,8 @@ import {
   kbReadBranch,
   knowledgeCardSchema,
 } from "./knowledge.model";
-import { type KeyRow, keyHistory, latestKeys } from "./knowledge.store";
-import { type LintIssue, lintKnowledge } from "./lint";
+import { keyHistory, latestKeys } from "./knowledge.store";
+import { lintIssueSchema, lintScope } from "./lint-scope";
 import { anchorProblem, anchorSlugOf } from "./slugs";
 
 /** Recall's default and ceiling (the original's 12, 1..50). */
@@ -37,8 +37,6 @@ const MAX_RECALL_ANCHORS = 20;
 const DEFAULT_QUERY_LIMIT = 20;
 /** Versions listed per key with include_history. */
 const MAX_HISTORY = 20;
-/** Keys one lint reads at most (newest first); older ones are reported through has_more. */
-const MAX_LINT_KEYS = 500;
 /** Findings listed by default (all are counted in issues_total). */
 const DEFAULT_LINT_ISSUES = 100;
 /** Rows read beyond a page so that keys stored under an anchor and its old id still fill it once folded. */
@@ -165,35 +163,6 @@ export const knowledgeQuery = defineCommand({
     };
   },
 });
-
-export const lintIssueSchema = z.object({
-  severity: z.enum(["warning", "info"]),
-  code: z.string(),
-  message: z.string(),
-  hint: z.string(),
-  evidence: z.record(z.string(), z.unknown()),
-});
-
-/** Lint over the latest rows of a scope (anchors expanded; lanes null: every lane). */
-export function lintScope(
-  ctx: CommandContext,
-  scope: { anchors?: string[] | undefined; key?: string | undefined; lanes: string[] | null },
-  asOf: string | null,
-): { issues: LintIssue[]; rows: KeyRow[]; has_more: boolean } {
-  const byAnchor = latestKeys(ctx.db, { anchors: scope.anchors, lanes: scope.lanes, limit: MAX_LINT_KEYS + 1 });
-  // A key's rows under other anchors decide whether it is overloaded or duplicated across anchors.
-  const byKey = scope.key === undefined ? [] : latestKeys(ctx.db, { key: scope.key, lanes: scope.lanes, limit: MAX_LINT_KEYS });
-  const seen = new Set<string>();
-  const merged: KeyRow[] = [];
-  for (const row of [...byAnchor.slice(0, MAX_LINT_KEYS), ...byKey]) {
-    const identity = JSON.stringify([row.anchor, row.key, row.lane]);
-    if (seen.has(identity)) continue;
-    seen.add(identity);
-    merged.push(row);
-  }
-  const rows = canonicalRows(ctx, merged);
-  return { issues: lintKnowledge(rows, asOf), rows, has_more: byAnchor.length > MAX_LINT_KEYS };
-}
 
 export const knowledgeLint = defineCommand({
   name: "think.knowledge.lint",

@@ -16,8 +16,8 @@ import { CardParseError, cardObject, normalizeCard } from "../think/cards.parse"
 import { titleFromText, utcDate } from "./card-format";
 import { canonicalRows, expandAnchor } from "./knowledge.model";
 import { latestKeys } from "./knowledge.store";
-import { lintIssueSchema, lintScope } from "./knowledge-reads.commands";
 import { knowledgeFields, requireKey, type UpsertResult, upsertKnowledge } from "./knowledge-write";
+import { lintIssueSchema, lintScope } from "./lint-scope";
 import { anchorId, keyTag, suggestKey } from "./slugs";
 
 /** Other (anchor, key) rows with a suggested key that key.suggest lists at most. */

@@ -18,7 +18,7 @@ import { laneOf, laneOfMeta, mayWriteLane } from "../graph/lanes";
 import { KNOWLEDGE_ID_PREFIX } from "../knowledge/card-format";
 import { KB_BRANCH, KB_GRAPH_DOC } from "../knowledge/knowledge.model";
 import { liveLease } from "../tasks/leases.store";
-import { resumeView } from "../tasks/resume.commands";
+import { resumeView } from "../tasks/resume-view";
 import { findStep, toStep } from "../tasks/steps.store";
 import { reasoningRef } from "../tasks/targets";
 import { focusOf, requireEntity } from "../tasks/tasks.store";

@@ -9,12 +9,12 @@ import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { writeNote } from "../docs/docs.rules";
+import { createEntity, finishEntity } from "./entity-writes";
 import { requireLeaseFree } from "./leases.store";
-import { closeCheckpointsSchema, closeStep } from "./steps.commands";
+import { closeCheckpointsSchema, closeStep } from "./step-close";
 import { orderedSteps, toStep } from "./steps.store";
 import { overrideSchema } from "./strict";
 import { canonicalBranch, firstOpenStep, reasoningRef, resolveTask } from "./targets";
-import { createEntity, finishEntity } from "./tasks.commands";
 import {
   entitySchema,
   eventSchema,

@@ -1,5 +1,5 @@
 /**
- * `tasks_snapshot`: the resume view (resume.commands.ts) in its smart view by default, with an optional
+ * `tasks_snapshot`: the resume view (resume-view.ts) in its smart view by default, with an optional
  * delta: what changed in the target since the caller's previous snapshot with delta (notes and cards,
  * at most DELTA_LIMIT each), against a per-agent baseline that every such call moves on.
  */
@@ -11,7 +11,7 @@ import { readTail } from "../docs/tail";
 import { newerThan } from "../think/card-filters.store";
 import { compactCapsule, type RenderedCapsule } from "./capsule.compact";
 import { RESUME_BUDGET } from "./resume.budget";
-import { cards, resumeInput, resumeOutput, resumeView, VIEWS } from "./resume.commands";
+import { cards, resumeInput, resumeOutput, resumeView, VIEWS } from "./resume-view";
 import { baselineOf, setBaseline } from "./snapshots.store";
 
 /** Items per delta section. */

@@ -7,13 +7,12 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
-import type { Warning } from "../../shared/result";
 import { writeNote } from "../docs/docs.rules";
 import { emitEvent, projectEntity } from "./ingest";
 import { requireLeaseFree } from "./leases.store";
-import { checkCloseGates, proofSummary } from "./proof";
-import { insertSteps, type StepRow, toStep, writeStep } from "./steps.store";
-import { type Override, overrideSchema, strictGate } from "./strict";
+import { applyCheckpoints, closeCheckpointsSchema, closeStep, commitStep, completeStep, type StepCall } from "./step-close";
+import { insertSteps, type StepRow, toStep } from "./steps.store";
+import { overrideSchema } from "./strict";
 import { canonicalBranch, reasoningRef, resolveStep, resolveTask, type StepArgs, type TargetArgs } from "./targets";
 import {
   CHECKPOINTS,
@@ -27,18 +26,12 @@ import {
   PROOF_MODES,
   stepSchema,
   stepSelectorFields,
-  type TaskEvent,
   targetFields,
   titleSchema,
 } from "./tasks.schema";
-import { checkRevision, type EntityRow, requireChanges, updateEntity } from "./tasks.store";
+import { checkRevision, requireChanges, updateEntity } from "./tasks.store";
 
 const stepOutput = { task: z.string(), revision: z.number(), step: stepSchema, events: z.array(eventSchema) };
-
-export interface StepCall {
-  task: EntityRow;
-  step: StepRow;
-}
 
 /** The task and step a step command acts on, after the revision check. */
 function stepCall(ctx: CommandContext, args: TargetArgs & StepArgs & { expected_revision?: number | undefined }, tool: string): StepCall {
@@ -47,20 +40,6 @@ function stepCall(ctx: CommandContext, args: TargetArgs & StepArgs & { expected_
   const step = resolveStep(ctx.db, task, args);
   requireLeaseFree(ctx, step);
   return { task, step };
-}
-
-/** Saves the step, bumps the task's revision, emits the events, refreshes the projection. */
-function commitStep(
-  ctx: CommandContext,
-  call: StepCall,
-  next: StepRow,
-  events: { type: string; payload: Record<string, unknown>; summary: string }[],
-) {
-  writeStep(ctx.db, { ...next, updated_at_ms: ctx.nowMs });
-  const task = updateEntity(ctx, call.task, {});
-  const emitted: TaskEvent[] = events.map((event) => emitEvent(ctx, task, { ...event, path: next.path }));
-  projectEntity(ctx, task, [next]);
-  return { task: task.id, revision: task.revision, step: toStep(next), events: emitted };
 }
 
 export const tasksDecompose = defineCommand({
@@ -201,21 +180,6 @@ const checkpointsInput = z
   )
   .describe("e.g. {criteria: {confirmed: true}, tests: {confirmed: true}}");
 
-function applyCheckpoints(
-  step: StepRow,
-  checkpoints: Partial<Record<Checkpoint, { confirmed: boolean } | undefined>>,
-): { next: StepRow; changed: string[] } {
-  const next: StepRow = { ...step };
-  const changed: string[] = [];
-  for (const name of CHECKPOINTS) {
-    const value = checkpoints[name];
-    if (value === undefined) continue;
-    next[`${name}_confirmed`] = value.confirmed ? 1 : 0;
-    changed.push(`${name}=${value.confirmed}`);
-  }
-  return { next, changed };
-}
-
 export const tasksVerify = defineCommand({
   name: "tasks.verify",
   tool: "tasks_verify",
@@ -238,13 +202,6 @@ export const tasksVerify = defineCommand({
   },
 });
 
-function completeStep(ctx: CommandContext, task: EntityRow, step: StepRow, override: Override): { next: StepRow; warnings: Warning[] } {
-  if (step.completed === 1)
-    fail("INVALID_INPUT", `Step ${step.path} is already completed.`, 'Pick the next open step (`step: "focus"`).', { step_id: step.id });
-  const warnings = [...checkCloseGates(step, proofSummary(ctx.db, step)), ...strictGate(ctx, task, step, override)];
-  return { next: { ...step, completed: 1, completed_at_ms: ctx.nowMs, blocked: 0, block_reason: null }, warnings };
-}
-
 export const tasksDone = defineCommand({
   name: "tasks.done",
   tool: "tasks_done",
@@ -262,31 +219,6 @@ export const tasksDone = defineCommand({
     return commitStep(ctx, call, next, [{ type: "step_done", payload: { step_id: next.id }, summary: next.title }]);
   },
 });
-
-/**
- * Which checkpoints a close confirms: "gate" (criteria + tests), "all", or an object naming some of them
- * (`{criteria: true}`): the ones left out stay as they are (an earlier tasks_verify is not undone).
- */
-export const closeCheckpointsSchema = z.union([z.enum(["gate", "all"]), z.partialRecord(z.enum(CHECKPOINTS), z.boolean())], {
-  error: `expected "gate", "all", or an object of checkpoints to confirm such as {criteria: true} (names: ${CHECKPOINTS.join(", ")})`,
-});
-
-/** Confirms the named checkpoints and closes the step atomically (step_verified, step_done). */
-export function closeStep(ctx: CommandContext, call: StepCall, checkpoints: z.infer<typeof closeCheckpointsSchema>, override?: Override) {
-  const names: Checkpoint[] =
-    checkpoints === "gate"
-      ? ["criteria", "tests"]
-      : checkpoints === "all"
-        ? [...CHECKPOINTS]
-        : CHECKPOINTS.filter((name) => (checkpoints as Record<string, boolean>)[name] === true);
-  const verified = applyCheckpoints(call.step, Object.fromEntries(names.map((name) => [name, { confirmed: true }])));
-  const { next, warnings } = completeStep(ctx, call.task, verified.next, override);
-  for (const warning of warnings) ctx.warn(warning);
-  return commitStep(ctx, call, next, [
-    { type: "step_verified", payload: { step_id: next.id, checkpoints: verified.changed }, summary: verified.changed.join(", ") },
-    { type: "step_done", payload: { step_id: next.id }, summary: next.title },
-  ]);
-}
 
 export const tasksCloseStep = defineCommand({
   name: "tasks.close_step",

@@ -1,6 +1,7 @@
 /**
  * The card writing commands (seed 001 `think_card` and the eight `think_add_<type>` wrappers, dotted
- * `think.card` / `think.add.*`), and the card parsing and answer shape that publish and pipeline share.
+ * `think.card` / `think.add.*`); the card parsing and answer shape they share with think.commands.ts are
+ * in card-io.ts.
  * A card id is written once: the same card again is a no-op (`inserted: false`), a changed card under
  * a live id is refused (ALREADY_EXISTS, see card-payload.ts), and `think_card` with `revise: true`
  * writes it as a new version (`updated: true`).
@@ -8,56 +9,16 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
-import { fail } from "../../shared/errors";
 import { MAX_TITLE_CHARS } from "../../shared/limits";
-import { MAX_NODE_TEXT_CHARS, MAX_TAG_CHARS, MAX_TAGS, nodeIdSchema } from "../graph/graph.schema";
+import { MAX_NODE_TEXT_CHARS, nodeIdSchema } from "../graph/graph.schema";
+import { cardOutput, cardStatus, cardTags, parseCard } from "./card-io";
 import { statusGivenIn } from "./card-payload";
 import { commitCard } from "./cards";
-import { CARD_TYPES, type CardInput, CardParseError, cardObject, isCardType, normalizeCard } from "./cards.parse";
+import { CARD_TYPES, type CardInput, cardObject } from "./cards.parse";
 import { type ScopeArgs, scopeFields, thinkScope } from "./think.scope";
 
 /** Ids in one supports/blocks list. */
 const MAX_LINKS = 50;
-/** Card statuses are short words (open, accepted, rejected, …). */
-const MAX_CARD_STATUS_CHARS = 64;
-
-/** Card field inputs; a card is a graph node, so the graph's limits apply to its text and tags. */
-export const cardStatus = z.string().min(1).max(MAX_CARD_STATUS_CHARS);
-export const cardTags = z.array(z.string().min(1).max(MAX_TAG_CHARS)).max(MAX_TAGS);
-
-export function parseCard(input: unknown, typeOverride?: string): CardInput {
-  try {
-    const card = normalizeCard(typeOverride === undefined ? input : { ...(typeof input === "object" ? input : {}), type: typeOverride });
-    if (!isCardType(card.type)) {
-      fail("INVALID_INPUT", `Unknown card type "${card.type}".`, `Use one of: ${CARD_TYPES.join(", ")}.`, {
-        type: card.type,
-        supported_types: [...CARD_TYPES],
-      });
-    }
-    return card;
-  } catch (error) {
-    if (error instanceof CardParseError)
-      fail(
-        "INVALID_INPUT",
-        `Invalid card: ${error.message}.`,
-        "Pass a card object ({type, title, text, …}), a `key: value` text, or plain text.",
-        { field: "card" },
-      );
-    throw error;
-  }
-}
-
-export const cardOutput = {
-  branch: z.string(),
-  trace_doc: z.string(),
-  graph_doc: z.string(),
-  card_id: z.string(),
-  inserted: z.boolean().describe("A new card was written."),
-  updated: z.boolean().describe("A new version of the card was written (a revision)."),
-  lane: z.string(),
-  graph_applied: z.object({ nodes_upserted: z.number(), edges_upserted: z.number() }),
-  last_seq: z.number().optional(),
-};
 
 const linkLists = {
   supports: z.array(nodeIdSchema).max(MAX_LINKS).optional().describe("Card ids this card supports (edges from it)."),

@@ -1,0 +1,104 @@
+/**
+ * The radar of a plan or task: now / why / verify / next / blockers, with a task's step counts (and
+ * missing checkpoints) or a plan's horizon. Derived on every read; shared by `tasks_radar`
+ * (views.commands.ts) and the resume views (resume-view.ts), whose capsule signals start from it.
+ */
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context";
+import { ACTIVE_LIMIT } from "./lint.rules";
+import { missingCheckpoints, proofSummary } from "./proof";
+import { orderedSteps, type StepRow, toStep } from "./steps.store";
+import { firstOpenStep } from "./targets";
+import { type EntityRow, tasksOfPlan } from "./tasks.store";
+
+/** Blockers shown by the radar (the original's bound). */
+const MAX_RADAR_BLOCKERS = 10;
+
+interface StepStats {
+  total: number;
+  open: number;
+  completed: number;
+  blocked: number;
+  missing: Record<string, number>;
+}
+
+function stepStats(db: Parameters<typeof proofSummary>[0], steps: StepRow[]): StepStats {
+  const stats: StepStats = { total: steps.length, open: 0, completed: 0, blocked: 0, missing: {} };
+  for (const step of steps) {
+    if (step.completed === 1) {
+      stats.completed++;
+      continue;
+    }
+    stats.open++;
+    if (step.blocked === 1) stats.blocked++;
+    for (const name of missingCheckpoints(step, proofSummary(db, step))) stats.missing[name] = (stats.missing[name] ?? 0) + 1;
+  }
+  return stats;
+}
+
+function taskRadar(entity: EntityRow, steps: StepRow[], stats: StepStats, firstOpen: StepRow | undefined, firstOpenMissing: string[]) {
+  const verify = Object.entries(stats.missing).map(([name, count]) => `${count} open step(s) missing ${name}`);
+  let next: string;
+  if (steps.length === 0) next = `Add steps to ${entity.id} (tasks_decompose).`;
+  else if (firstOpen === undefined)
+    next = entity.status === "DONE" ? `${entity.id} is done.` : `Finish task ${entity.id} (tasks_complete).`;
+  else if (firstOpenMissing.length > 0)
+    next = `Confirm checkpoints for ${firstOpen.path} (${firstOpenMissing.join(", ")}): tasks_close_step verifies and closes.`;
+  else next = `Close next step ${firstOpen.path}: ${firstOpen.title} (tasks_close_step).`;
+  const blockers = steps
+    .filter((step) => step.completed === 0 && (step.blocked === 1 || step.blockers_json !== "[]"))
+    .slice(0, MAX_RADAR_BLOCKERS)
+    .map((step) => `${step.path}: ${step.block_reason ?? ((JSON.parse(step.blockers_json) as string[]).join("; ") || "blocked")}`);
+  return { now: `Task ${entity.id}: ${entity.title}`, why: entity.description ?? "", verify, next: [next], blockers };
+}
+
+/** The radar of a plan (with its horizon) or a task (with its step counts and first open step). */
+export function radarView(ctx: CommandContext, entity: EntityRow) {
+  if (entity.kind === "plan") {
+    const tasks = tasksOfPlan(ctx.db, entity.id);
+    const count = (status: string) => tasks.filter((task) => task.status === status).length;
+    const horizon = {
+      active: count("ACTIVE"),
+      backlog: count("TODO"),
+      parked: count("PARKED"),
+      done: count("DONE"),
+      canceled: count("CANCELED"),
+      total: tasks.length,
+      active_limit: ACTIVE_LIMIT,
+      over_active_limit: count("ACTIVE") > ACTIVE_LIMIT,
+    };
+    const nextTask = tasks.find((task) => task.status === "ACTIVE") ?? tasks.find((task) => task.status === "TODO");
+    const next =
+      tasks.length === 0
+        ? `Add tasks to ${entity.id} (tasks_create with parent).`
+        : nextTask
+          ? `Work on ${nextTask.id}: ${nextTask.title}.`
+          : `Finish plan ${entity.id} (tasks_complete).`;
+    return {
+      radar: {
+        now: `Plan ${entity.id}: ${entity.title}`,
+        why: entity.contract ?? entity.description ?? "",
+        verify: [],
+        next: [next],
+        blockers: [],
+      },
+      horizon,
+    };
+  }
+  const steps = orderedSteps(ctx.db, entity.id);
+  const stats = stepStats(ctx.db, steps);
+  const firstOpen = firstOpenStep(ctx.db, entity.id);
+  return {
+    radar: taskRadar(entity, steps, stats, firstOpen, firstOpen ? missingCheckpoints(firstOpen, proofSummary(ctx.db, firstOpen)) : []),
+    steps: { ...stats, ...(firstOpen ? { first_open: toStep(firstOpen) } : {}) },
+  };
+}
+
+/** The radar lines of a plan or task (also part of the resume views). */
+export const radarSchema = z.object({
+  now: z.string(),
+  why: z.string(),
+  verify: z.array(z.string()),
+  next: z.array(z.string()),
+  blockers: z.array(z.string()),
+});
