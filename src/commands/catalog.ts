@@ -1,15 +1,18 @@
 /**
  * The catalog seam: every command of the server, with lookups by dotted name, flat tool name or alias,
  * and the hooks capabilities register with the workspace executor (write guards, the portal capsule,
- * the summary's counts). The one module below the Worker that names capabilities: the Worker imports it
+ * the summary's counts, the cleaners of a deleted branch's rows). The one module below the Worker that names capabilities: the Worker imports it
  * for schemas and surfaces, the workspace object for handlers and hooks.
  */
+import { deleteBranchAnchorLinks } from "../capabilities/anchors/anchor-links.store";
 import { ANCHOR_COMMANDS } from "../capabilities/anchors/anchors.catalog";
 import { BRANCH_COMMANDS } from "../capabilities/branches/branches.catalog";
 import { countBranches, MAIN_BRANCH_GUARD } from "../capabilities/branches/branches.store";
 import { CODE_REF_COMMANDS } from "../capabilities/code-refs/code-refs.catalog";
 import { DOCS_COMMANDS } from "../capabilities/docs/docs.catalog";
+import { deleteBranchDocs } from "../capabilities/docs/docs.store";
 import { GRAPH_COMMANDS } from "../capabilities/graph/graph.catalog";
+import { deleteBranchGraph } from "../capabilities/graph/graph.store";
 import { JOB_COMMANDS } from "../capabilities/jobs/jobs.catalog";
 import { KNOWLEDGE_COMMANDS } from "../capabilities/knowledge/knowledge.catalog";
 import { OPEN_COMMANDS } from "../capabilities/open/open.catalog";
@@ -22,6 +25,7 @@ import { TASK_COMMANDS } from "../capabilities/tasks/tasks.catalog";
 import { THINK_COMMANDS } from "../capabilities/think/think.catalog";
 import { TRACE_COMMANDS } from "../capabilities/trace/trace.catalog";
 import { VCS_COMMANDS } from "../capabilities/vcs/vcs.catalog";
+import { deleteBranchRefs } from "../capabilities/vcs/vcs.store";
 import { RESTORE_GUARD } from "../capabilities/workspace/restore-state";
 import { WORKSPACE_COMMANDS } from "../capabilities/workspace/workspace.catalog";
 import type { Command } from "./registry";
@@ -69,4 +73,6 @@ export const WORKSPACE_HOOKS: WorkspaceHooks = {
   capsule: (ctx) => ({ ...focusCapsule(ctx) }),
   compactCapsule: (rendered) => compactCapsule(rendered as unknown as RenderedCapsule),
   summaryCounts: (db) => ({ branches: countBranches(db), ...recordSyncSummary(db) }),
+  // Every store keeping rows by branch; the branch's own rows (checkouts, the branch) go after these.
+  branchRows: [deleteBranchDocs, deleteBranchRefs, deleteBranchGraph, deleteBranchAnchorLinks],
 };

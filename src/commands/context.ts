@@ -43,6 +43,11 @@ export interface CommandContext {
   /** Appends a task event to the journal now (it replaces the call's summary row) and returns it. */
   event(event: TaskEventFields & JournalNote): JournalEvent;
   warn(warning: Warning): void;
+  /**
+   * Deletes what every store keeps of the branch (each store registers its own cleaner in the catalog):
+   * the branch delete command calls it, then deletes the branch's own rows.
+   */
+  forgetBranch(branchId: string): void;
   /** The Directory's name and description of this workspace's project, for commands that ask (`needsProject`). */
   project?: ProjectFacts | undefined;
 }

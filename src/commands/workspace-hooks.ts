@@ -1,7 +1,8 @@
 /**
  * What capabilities register with the workspace executor besides their commands, so that the executor
  * (src/workspace/execute.ts) and the workspace object know no capability: the guards every write meets,
- * the portal capsule, and the domain counts of the summary pushed to the Directory. The catalog seam
+ * the portal capsule, the domain counts of the summary pushed to the Directory, and the stores' cleaners
+ * of a deleted branch's rows. The catalog seam
  * (catalog.ts) assembles one `WorkspaceHooks`.
  */
 import type { WorkspaceSummary } from "../shared/workspace-summary";
@@ -31,6 +32,13 @@ export interface WriteGuard {
   beforeHandler?(ctx: CommandContext, write: GuardedWrite): void;
 }
 
+/**
+ * Deletes the rows one store keeps of a branch (its notes, refs, graph, anchor links, …), run for every
+ * store when the branch delete command forgets a branch (`CommandContext.forgetBranch`), before the
+ * branch's own rows go.
+ */
+export type BranchRowsCleaner = (db: Db, branchId: string) => void;
+
 /** The counts of a workspace's summary that its capabilities keep (beside its name and clocks). */
 export type SummaryCounts = Omit<WorkspaceSummary, "name" | "tick" | "seq" | "as_of_tick">;
 
@@ -42,4 +50,6 @@ export interface WorkspaceHooks {
   /** The capsule's compact form, from the rendered capsule, for answers that must save characters. */
   compactCapsule(rendered: Record<string, unknown>): Record<string, unknown>;
   summaryCounts(db: Db): SummaryCounts;
+  /** Every store's cleaner of a deleted branch's rows. */
+  branchRows: readonly BranchRowsCleaner[];
 }

@@ -102,7 +102,7 @@ function checkProjectGuard(db: Db, args: Record<string, unknown>): void {
   }
 }
 
-function makeContext({ db, nowMs }: Site, request: ExecuteRequest, readLimitChars: number | undefined) {
+function makeContext({ db, hooks, nowMs }: Site, request: ExecuteRequest, readLimitChars: number | undefined) {
   const notes: JournalNote[] = [];
   const warnings: Warning[] = [];
   const events = { count: 0 };
@@ -120,6 +120,9 @@ function makeContext({ db, nowMs }: Site, request: ExecuteRequest, readLimitChar
       return appendJournal(db, { ts_ms: nowMs, agent_id: request.principal.agent_id, command, ...event });
     },
     warn: (warning) => warnings.push(warning),
+    forgetBranch: (branchId) => {
+      for (const forget of hooks.branchRows) forget(db, branchId);
+    },
   };
   return { ctx, notes, warnings, events };
 }

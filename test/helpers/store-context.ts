@@ -14,5 +14,8 @@ export function storeContext(db: Db, workspace = "store/test"): CommandContext {
       throw new Error("store-level tests emit no task events");
     },
     warn: () => undefined,
+    forgetBranch: () => {
+      throw new Error("store-level tests delete no branches");
+    },
   };
 }

@@ -93,3 +93,8 @@ export function linkedSlugs(db: Db, slugs: string[]): Set<string> {
   );
   return new Set(rows.map((row) => row.anchor));
 }
+
+/** The anchor links of a deleted branch's cards, forgotten with it (a branch-rows cleaner). */
+export function deleteBranchAnchorLinks(db: Db, branchId: string): void {
+  db.run("DELETE FROM anchor_links WHERE branch_id = ?", branchId);
+}

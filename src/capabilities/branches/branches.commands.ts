@@ -12,7 +12,6 @@ import { writeNote } from "../docs/docs.rules";
 import { branchArg, contentFields, docSchema } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
 import { entryView, entryViewSchema } from "../docs/entry-view";
-import { deleteBranchGraph } from "../graph/graph.store";
 import { protectReasoningBranch } from "../tasks/targets";
 import {
   type Branch,
@@ -222,7 +221,7 @@ export const branchDelete = defineCommand({
         },
       );
     }
-    deleteBranchGraph(ctx.db, branch.id);
+    ctx.forgetBranch(branch.id);
     deleteBranchRows(ctx.db, branch);
     ctx.journal({ target: branch.name, summary: "branch deleted" });
     return { workspace: ctx.workspace, name: branch.name, deleted: true };

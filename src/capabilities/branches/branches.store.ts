@@ -289,14 +289,10 @@ export function renameBranch(db: Db, branch: Branch, newName: string): void {
 }
 
 /**
- * Removes the branch row and what this store keeps of it (entries, docs, head, tags, checkouts). The
- * branch command deletes the graph's rows of the branch first (graph.store.ts).
+ * Removes the branch row and its checkouts. The branch command first has every other store forget the
+ * branch (`ctx.forgetBranch`: notes, refs, graph, anchor links), since their rows point at this one.
  */
 export function deleteBranchRows(db: Db, branch: Branch): void {
-  db.run("DELETE FROM doc_entries WHERE branch_id = ?", branch.id);
-  db.run("DELETE FROM documents WHERE branch_id = ?", branch.id);
-  db.run("DELETE FROM branch_heads WHERE branch_id = ?", branch.id);
-  db.run("DELETE FROM tags WHERE branch_id = ?", branch.id);
   db.run("DELETE FROM checkouts WHERE branch_id = ?", branch.id);
   db.run("DELETE FROM branches WHERE id = ?", branch.id);
 }

@@ -285,3 +285,9 @@ export function hasEventEntry(db: Db, branchId: string, doc: string, eventId: st
     db.one("SELECT 1 AS one FROM doc_entries WHERE branch_id = ? AND doc = ? AND source_event_id = ?", branchId, doc, eventId) !== undefined
   );
 }
+
+/** What the docs keep of a deleted branch (its entries and documents), forgotten with it (a branch-rows cleaner). */
+export function deleteBranchDocs(db: Db, branchId: string): void {
+  db.run("DELETE FROM doc_entries WHERE branch_id = ?", branchId);
+  db.run("DELETE FROM documents WHERE branch_id = ?", branchId);
+}

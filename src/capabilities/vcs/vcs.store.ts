@@ -107,3 +107,9 @@ export function tagPage(db: Db, after: string | undefined, limit: number): { row
 export function followHead(db: Db, branch: Branch, seq: number): void {
   db.run("UPDATE branch_heads SET seq = ? WHERE branch_id = ?", seq, branch.id);
 }
+
+/** A deleted branch's head and tags, forgotten with it (a branch-rows cleaner); its reflog stays as history. */
+export function deleteBranchRefs(db: Db, branchId: string): void {
+  db.run("DELETE FROM branch_heads WHERE branch_id = ?", branchId);
+  db.run("DELETE FROM tags WHERE branch_id = ?", branchId);
+}
