@@ -22,7 +22,7 @@ import { SYSTEM_COMMANDS } from "../capabilities/system/system.catalog";
 import { focusCapsule } from "../capabilities/tasks/capsule";
 import { compactCapsule, type RenderedCapsule } from "../capabilities/tasks/capsule.compact";
 import { TASK_COMMANDS } from "../capabilities/tasks/tasks.catalog";
-import { THINK_COMMANDS } from "../capabilities/think/think.catalog";
+import { IDEA_BRANCH_COMMANDS, THINK_COMMANDS } from "../capabilities/think/think.catalog";
 import { TRACE_COMMANDS } from "../capabilities/trace/trace.catalog";
 import { VCS_COMMANDS } from "../capabilities/vcs/vcs.catalog";
 import { deleteBranchRefs } from "../capabilities/vcs/vcs.store";
@@ -35,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   ...SYSTEM_COMMANDS,
   ...DOCS_COMMANDS,
   ...BRANCH_COMMANDS,
+  ...IDEA_BRANCH_COMMANDS,
   ...VCS_COMMANDS,
   ...GRAPH_COMMANDS,
   ...TASK_COMMANDS,

@@ -1,6 +1,5 @@
-/** The branches capability's commands (branches, checkout, idea branches), in catalog order. */
+/** The branches capability's commands (create, list, checkout, rename, delete), in catalog order. */
 
-import { branchCreate, branchDelete, branchList, branchRename, checkout, macroBranchNote } from "./branches.commands";
-import { ideaBranchMerge } from "./idea-merge.commands";
+import { branchCreate, branchDelete, branchList, branchRename, checkout } from "./branches.commands";
 
-export const BRANCH_COMMANDS = [branchCreate, branchList, checkout, branchRename, branchDelete, macroBranchNote, ideaBranchMerge];
+export const BRANCH_COMMANDS = [branchCreate, branchList, checkout, branchRename, branchDelete];

@@ -1,6 +1,8 @@
 /** The think capability's commands (cards, context, query, links, pins, publish), in catalog order. */
 
 import { THINK_ADD_COMMANDS, thinkCard } from "./card-write.commands";
+import { macroBranchNote } from "./idea-branch.commands";
+import { ideaBranchMerge } from "./idea-merge.commands";
 import { thinkFrontier, thinkNext, thinkPlaybook, thinkWatch } from "./next.commands";
 import { contextPack, thinkPack } from "./packs.commands";
 import { thinkNominalMerge, thinkSubgoalClose, thinkSubgoalOpen } from "./subgoals.commands";
@@ -38,3 +40,9 @@ export const THINK_COMMANDS = [
   thinkSubgoalClose,
   thinkNominalMerge,
 ];
+
+/**
+ * The idea-branch commands (`think.idea.branch.*`): listed in the catalog beside the branch commands,
+ * where the daily toolset and the reference have always shown them.
+ */
+export const IDEA_BRANCH_COMMANDS = [macroBranchNote, ideaBranchMerge];

@@ -8,12 +8,12 @@ import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { MAX_MERGE_PAGE } from "../../shared/limits";
+import { branchById, checkoutOf, requireBranch } from "../branches/branches.store";
 import { branchArg, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
 import { mergeNotes } from "../docs/notes-merge";
 import { paginationSchema } from "../docs/paging";
 import { DEFAULT_GRAPH_DOC, graphDocSchema, graphMergeFields } from "../graph/graph.schema";
 import { MAX_MERGE_KEYS, mergeGraph } from "../graph/graph-merge";
-import { branchById, checkoutOf, requireBranch } from "./branches.store";
 
 export const ideaBranchMerge = defineCommand({
   name: "think.idea.branch.merge",
