@@ -5,9 +5,10 @@
 
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DIRECTORY_NAME, projectDirectory } from "../src/directory/directory-object";
+import { projectDirectory } from "../src/directory/directory-object";
 import { defaultProjectOf, escapeAgentId, legacyDefaultProjectOf } from "../src/directory/project-ids";
 import { isValidWorkspaceName } from "../src/shared/names";
+import { DIRECTORY_NAME } from "../src/shared/workspace-summary";
 import { as, failure, ok } from "./helpers/mcp";
 
 const directory = () => projectDirectory(env.DIRECTORY.getByName(DIRECTORY_NAME));

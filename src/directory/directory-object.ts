@@ -9,7 +9,7 @@ import directoryInit from "../../migrations/directory/0001_directory.sql";
 import directoryProjects from "../../migrations/directory/0002_projects.sql";
 import { CommandError, internalError } from "../shared/errors";
 import { err, ok, type Result } from "../shared/result";
-import { DIRECTORY_NAME, type WorkspaceSummary } from "../shared/workspace-summary";
+import type { WorkspaceSummary } from "../shared/workspace-summary";
 import { Db } from "../workspace/db";
 import { type Migration, migrate } from "../workspace/migrate";
 import { type DirectoryEntry, listAllowedWorkspaces, listWorkspaces, upsertSummary } from "./directory.store";
@@ -25,8 +25,6 @@ import type {
   WorkspacePageRequest,
 } from "./project-directory";
 import { ensureProject, findProject, listProjects, markProjectReady, registerWorkspaceProject, reserveProject } from "./projects.store";
-
-export { DIRECTORY_NAME };
 
 const DIRECTORY_MIGRATIONS: readonly Migration[] = [
   { id: 1, name: "directory", sql: directoryInit },

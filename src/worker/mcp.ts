@@ -14,7 +14,7 @@ import { createMcpHandler, type StatelessMcpHandler } from "agents/mcp/server";
 import { findCommand } from "../commands/catalog";
 import { resolveCommand } from "../commands/command-facts";
 import { CALL_OP, findPortal, type Portal, stripNamePrefix } from "../commands/portals";
-import { SHARED_FIELD_DESCRIPTIONS } from "../commands/registry";
+import { type Command, SHARED_FIELD_DESCRIPTIONS } from "../commands/registry";
 import { renderTextBlock } from "../shared/json";
 import type { Result } from "../shared/result";
 import { type CallSession, type CallTiming, callCommand, projectArgumentOf } from "./call-command";
@@ -58,12 +58,12 @@ function recordOf(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-/** The portal op and the command it runs, as canonical names (null when the envelope names none that exists). */
-function portalTarget(portal: Portal, envelope: Record<string, unknown>): { op: string | null; cmd: string | null } {
+/** The portal op and the command it runs (op null, command undefined when the envelope names none that exists). */
+function portalTarget(portal: Portal, envelope: Record<string, unknown>): { op: string | null; command: Command | undefined } {
   const op = typeof envelope.op === "string" ? envelope.op : portal.defaultOp;
-  if (op === CALL_OP) return { op, cmd: typeof envelope.cmd === "string" ? (resolveCommand(envelope.cmd)?.name ?? null) : null };
+  if (op === CALL_OP) return { op, command: typeof envelope.cmd === "string" ? resolveCommand(envelope.cmd) : undefined };
   const golden = op === undefined || !Object.hasOwn(portal.ops, op) ? undefined : portal.ops[op];
-  return golden === undefined ? { op: null, cmd: null } : { op: op ?? null, cmd: golden };
+  return golden === undefined ? { op: null, command: undefined } : { op: op ?? null, command: findCommand(golden) };
 }
 
 /** What a call's log line says about the call itself; argument values stay out (only known names). */
@@ -123,13 +123,9 @@ function buildServer(session: McpSession): Server {
     try {
       if (portal && viaPortal) {
         const inner = recordOf(args.args);
-        const portalCall = portalTarget(portal, args);
-        const named = [
-          args.workspace,
-          inner.workspace,
-          projectArgumentOf(portalCall.cmd === null ? undefined : findCommand(portalCall.cmd), inner),
-        ];
-        target = { tool: portal.name, ...portalCall, named };
+        const { op, command: innerCommand } = portalTarget(portal, args);
+        const named = [args.workspace, inner.workspace, projectArgumentOf(innerCommand, inner)];
+        target = { tool: portal.name, op, cmd: innerCommand?.name ?? null, named };
         result = await callPortal(callSession, portal, request.params.arguments);
         return toToolResult(result);
       }

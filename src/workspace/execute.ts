@@ -16,7 +16,7 @@ import type { CommandContext, JournalNote, Principal, ProjectFacts } from "../co
 import type { WorkspaceCommand } from "../commands/registry";
 import { type Connection, PORTAL_CONNECTION, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
 import { wellKnown } from "../commands/well-known";
-import type { GuardedWrite, WorkspaceHooks } from "../commands/workspace-hooks";
+import type { GuardedWrite, WorkspaceHooks, WriteGuard } from "../commands/workspace-hooks";
 import { applyBudget, applyBudgetWithCapsule, type CapsuleForms, resolveLimits } from "../shared/budget";
 import { appError, CommandError, fail, internalError } from "../shared/errors";
 import { type RedactionFinding, redactArgs, redactionWarning } from "../shared/redaction";
@@ -48,6 +48,9 @@ export interface ExecuteRequest {
   /** The Directory's facts of the project, for a command that needs them (`needsProject`). */
   project?: ProjectFacts;
 }
+
+/** A restore's calls meet no write guard (one list, so its facts statement is built once too). */
+const NO_GUARDS: readonly WriteGuard[] = [];
 
 /** Where a call runs: the workspace's database, the catalog's hooks and the call's clock reading. */
 interface Site {
@@ -145,10 +148,10 @@ function runWrite(site: Site, command: WorkspaceCommand, request: ExecuteRequest
   const key = typeof request.args.idempotency_key === "string" ? request.args.idempotency_key : undefined;
   const print = key === undefined ? "" : fingerprint(command.name, request.args);
   // A restore brings its own branches (main included) and writes no journal row of its own.
-  const guards = command.isRestore?.(request.args) === true ? [] : hooks.writeGuards;
+  const guards = command.isRestore?.(request.args) === true ? NO_GUARDS : hooks.writeGuards;
   return db.transaction(() => {
     const written = db.rowsWritten;
-    const facts = readWriteFacts(db, guards === hooks.writeGuards ? probesOf(hooks) : NO_PROBES);
+    const facts = readWriteFacts(db, guards);
     const writeOf = (index: number): GuardedWrite => ({ command, probe: facts.probes[index] ?? null });
     for (const [index, guard] of guards.entries()) guard.beforeReplay?.(writeOf(index));
     if (key !== undefined) {
@@ -228,18 +231,4 @@ function runRead(site: Site, command: WorkspaceCommand, request: ExecuteRequest)
 function capsuleOf(site: Site, request: ExecuteRequest): CapsuleForms {
   const full = renderSuggestions(site.hooks.capsule(makeContext(site, request, undefined).ctx), renderContextOf(request));
   return { full: { ...full }, compact: site.hooks.compactCapsule(full) };
-}
-
-const NO_PROBES: readonly string[] = [];
-
-/** The write guards' probes, as one list per hooks (so their statement is built once). */
-const probeLists = new WeakMap<WorkspaceHooks, readonly string[]>();
-
-function probesOf(hooks: WorkspaceHooks): readonly string[] {
-  let probes = probeLists.get(hooks);
-  if (probes === undefined) {
-    probes = hooks.writeGuards.map((guard) => guard.probe);
-    probeLists.set(hooks, probes);
-  }
-  return probes;
 }

@@ -23,23 +23,23 @@ export interface WriteFacts {
   probes: SqlValue[];
 }
 
-/** The statement of each list of probes (the catalog registers one list), built once. */
-const writeFactsStatements = new WeakMap<readonly string[], string>();
+/** The statement of each list of guards (the catalog registers one list; a restore's is empty), built once. */
+const writeFactsStatements = new WeakMap<readonly { probe: string }[], string>();
 
 /**
- * The `name` key and every probe (statements of one row and one column) in one statement: the executor
- * needs them on every write, and a Durable Object pays a fixed cost per statement.
+ * The `name` key and every guard's probe (a statement of one row and one column) in one statement: the
+ * executor needs them on every write, and a Durable Object pays a fixed cost per statement.
  */
-export function readWriteFacts(db: Db, probes: readonly string[]): WriteFacts {
-  let statement = writeFactsStatements.get(probes);
+export function readWriteFacts(db: Db, guards: readonly { probe: string }[]): WriteFacts {
+  let statement = writeFactsStatements.get(guards);
   if (statement === undefined) {
-    const columns = probes.map((probe, index) => `(${probe}) AS p${index}`);
-    statement = `SELECT (${metaProbe("name")}) AS name${columns.map((column) => `, ${column}`).join("")}`;
-    writeFactsStatements.set(probes, statement);
+    const columns = guards.map((guard, index) => `, (${guard.probe}) AS p${index}`);
+    statement = `SELECT (${metaProbe("name")}) AS name${columns.join("")}`;
+    writeFactsStatements.set(guards, statement);
   }
   const row = db.one<Record<string, SqlValue>>(statement) ?? {};
   const name = row.name;
-  return { name: typeof name === "string" ? name : undefined, probes: probes.map((_probe, index) => row[`p${index}`] ?? null) };
+  return { name: typeof name === "string" ? name : undefined, probes: guards.map((_guard, index) => row[`p${index}`] ?? null) };
 }
 
 export function setMeta(db: Db, key: MetaKey, value: string): void {

@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { DIRECTORY_NAME } from "../../src/directory/directory-object";
+import { DIRECTORY_NAME } from "../../src/shared/workspace-summary";
 import { ok, type RpcOptions } from "./mcp";
 
 export const directory = () => env.DIRECTORY.getByName(DIRECTORY_NAME);

@@ -12,7 +12,8 @@ import { anchorArg } from "../anchors/anchors.schema";
 import { entryBySeq } from "../docs/docs.store";
 import { MAX_NODE_TEXT_CHARS } from "../graph/graph.schema";
 import { visibleLanes } from "../graph/lanes";
-import { CardParseError, cardObject, normalizeCard } from "../think/cards.parse";
+import { failInvalidCard } from "../think/card-io";
+import { cardObject, normalizeCard } from "../think/cards.parse";
 import { titleFromText, utcDate } from "./card-format";
 import { canonicalRows, expandAnchor } from "./knowledge.model";
 import { latestKeys } from "./knowledge.store";
@@ -74,16 +75,10 @@ function parseKnowledgeCard(input: unknown) {
     const { type: _type, id: _id, ...card } = normalizeCard({ ...raw, type: "knowledge" });
     return card;
   } catch (error) {
-    if (error instanceof CardParseError)
-      fail(
-        "INVALID_INPUT",
-        `Invalid card: ${error.message}.`,
-        "Pass the card text (Claim: … / Scope: … / Apply: … / Proof: … / Expiry: YYYY-MM-DD) or {title, text, tags, meta}.",
-        {
-          field: "card",
-        },
-      );
-    throw error;
+    failInvalidCard(
+      error,
+      "Pass the card text (Claim: … / Scope: … / Apply: … / Proof: … / Expiry: YYYY-MM-DD) or {title, text, tags, meta}.",
+    );
   }
 }
 

@@ -27,15 +27,14 @@ export function parseCard(input: unknown, typeOverride?: string): CardInput {
     }
     return card;
   } catch (error) {
-    if (error instanceof CardParseError)
-      fail(
-        "INVALID_INPUT",
-        `Invalid card: ${error.message}.`,
-        "Pass a card object ({type, title, text, …}), a `key: value` text, or plain text.",
-        { field: "card" },
-      );
-    throw error;
+    failInvalidCard(error, "Pass a card object ({type, title, text, …}), a `key: value` text, or plain text.");
   }
+}
+
+/** A card that does not parse is INVALID_INPUT on `card`, with how to send one (`recovery`); any other error is thrown on. */
+export function failInvalidCard(error: unknown, recovery: string): never {
+  if (error instanceof CardParseError) fail("INVALID_INPUT", `Invalid card: ${error.message}.`, recovery, { field: "card" });
+  throw error;
 }
 
 export const cardOutput = {
