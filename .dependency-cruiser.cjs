@@ -1,9 +1,46 @@
 /**
  * The layering of docs/architecture.md ("Layers and the rules a tool checks"), checked by
  * dependency-cruiser on every import in src/ (type-only imports included; tests may import anything).
- * `npm run lint` runs it. Today's capability-to-capability imports are recorded in
- * .dependency-cruiser-known-violations.json, a baseline that may only shrink: a new such import fails.
+ * `npm run lint` runs it. Capabilities have declared ranks (CAPABILITY_RANKS): a capability imports
+ * only capabilities of a lower rank, so no two import each other and none reaches up.
  */
+const fs = require("node:fs");
+const path = require("node:path");
+
+/**
+ * The capabilities from the bottom up. A capability builds on the ranks below its own: never on its
+ * own rank, never on a rank above. Every folder of src/capabilities/ has a rank; a new one gets one here
+ * (and in docs/architecture.md) before it is used.
+ */
+const CAPABILITY_RANKS = [
+  { rank: 1, why: "what is stored and read by the rest: document entries, Record-Sync records, code refs", names: ["docs", "records", "code-refs"] },
+  { rank: 2, why: "structures over entries: the typed graph, branch heads and tags, branches, jobs", names: ["graph", "vcs", "branches", "jobs"] },
+  { rank: 3, why: "what points into the graph and the logs: anchors, step traces", names: ["anchors", "trace"] },
+  { rank: 4, why: "reasoning: thinking cards and their views", names: ["think"] },
+  { rank: 5, why: "work built on reasoning: knowledge, tasks, export and import, projects", names: ["knowledge", "tasks", "workspace", "projects"] },
+  { rank: 6, why: "readers across everything: open, system", names: ["open", "system"] },
+];
+
+const CAPABILITIES_DIR = path.join(__dirname, "src", "capabilities");
+const rankOf = new Map(CAPABILITY_RANKS.flatMap(({ rank, names }) => names.map((name) => [name, rank])));
+const folders = fs.readdirSync(CAPABILITIES_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+const unranked = folders.filter((name) => !rankOf.has(name));
+const gone = [...rankOf.keys()].filter((name) => !folders.includes(name));
+if (unranked.length > 0 || gone.length > 0) {
+  throw new Error(`CAPABILITY_RANKS in .dependency-cruiser.cjs is out of date: unranked ${unranked.join(", ") || "none"}; no folder for ${gone.join(", ") || "none"}.`);
+}
+
+/** One rule per capability: it may not import a capability of its own rank or above. */
+const RANK_RULES = folders.map((name) => {
+  const notBelow = folders.filter((other) => other !== name && rankOf.get(other) >= rankOf.get(name));
+  return {
+    name: `rank-${rankOf.get(name)}-${name}-imports-only-lower-ranks`,
+    comment: `${name} (rank ${rankOf.get(name)}) builds only on capabilities of ranks below ${rankOf.get(name)}: move what both need down (to src/place/, src/shared/ or a lower capability), or pass it in.`,
+    severity: "error",
+    from: { path: `^src/capabilities/${name}/` },
+    to: { path: `^src/capabilities/(${notBelow.join("|")})/` },
+  };
+});
 
 /** The files of src/commands/ that capabilities build on: the command types, the context, the hooks' types, the portal table. */
 const COMMAND_KERNEL = "^src/commands/(registry|context|workspace-hooks|portal-table)\\.ts$";
@@ -51,25 +88,33 @@ module.exports = {
       to: { path: "^src/capabilities/" },
     },
     {
+      name: "the-place-knows-no-capability",
+      comment:
+        "src/place/ holds the rules every capability uses to find where it works (branches and checkouts, focus, targets, reasoning refs): it sits below them all.",
+      severity: "error",
+      from: { path: "^src/place/" },
+      to: { path: "^src/(capabilities|directory)/" },
+    },
+    {
       name: "capabilities-build-on-the-command-kernel",
       comment:
         "A capability imports from src/commands/ only the command types, the context, the hooks' types and the portal table; the catalog and what is derived from it reach it through its context.",
       severity: "error",
-      from: { path: "^src/capabilities/" },
+      from: { path: "^src/(capabilities|place)/" },
       to: { path: "^src/commands/", pathNot: COMMAND_KERNEL },
     },
     {
       name: "capabilities-build-on-the-storage-kernel",
       comment: "A capability uses the workspace's storage (db, clocks, journal, meta), never the object or the executor that run it.",
       severity: "error",
-      from: { path: "^src/(capabilities|commands|directory)/" },
+      from: { path: "^src/(capabilities|place|commands|directory)/" },
       to: { path: WORKSPACE_HOSTS },
     },
     {
       name: "the-objects-talk-through-an-interface",
       comment: "The workspace and the Directory share src/shared/workspace-summary.ts and the Directory's interfaces, not each other's objects.",
       severity: "error",
-      from: { path: "^src/(workspace|capabilities|commands)/" },
+      from: { path: "^src/(workspace|place|capabilities|commands)/" },
       to: { path: "^src/directory/directory-object\\.ts$" },
     },
     {
@@ -77,7 +122,7 @@ module.exports = {
       comment: "db, clocks, journal, meta, migrations and idempotency know no command, capability or Directory.",
       severity: "error",
       from: { path: "^src/workspace/", pathNot: WORKSPACE_HOSTS },
-      to: { path: "^src/(commands|capabilities|directory)/" },
+      to: { path: "^src/(commands|place|capabilities|directory)/" },
     },
     {
       name: "sql-files-belong-to-the-migration-lists",
@@ -94,14 +139,7 @@ module.exports = {
       from: { path: "^src/", pathNot: "\\.catalog\\.ts$" },
       to: { path: "\\.commands\\.ts$" },
     },
-    {
-      name: "capability-to-capability",
-      comment:
-        "A capability imports another only through the baseline of known imports, which may only shrink (the next step moves the shared rules below the capabilities).",
-      severity: "error",
-      from: { path: "^src/capabilities/([^/]+)/" },
-      to: { path: "^src/capabilities/", pathNot: "^src/capabilities/$1/" },
-    },
+    ...RANK_RULES,
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -7,7 +7,6 @@
 import { deleteBranchAnchorLinks } from "../capabilities/anchors/anchor-links.store";
 import { ANCHOR_COMMANDS } from "../capabilities/anchors/anchors.catalog";
 import { BRANCH_COMMANDS } from "../capabilities/branches/branches.catalog";
-import { countBranches, MAIN_BRANCH_GUARD } from "../capabilities/branches/branches.store";
 import { CODE_REF_COMMANDS } from "../capabilities/code-refs/code-refs.catalog";
 import { DOCS_COMMANDS } from "../capabilities/docs/docs.catalog";
 import { deleteBranchDocs } from "../capabilities/docs/docs.store";
@@ -22,17 +21,19 @@ import { SYSTEM_COMMANDS } from "../capabilities/system/system.catalog";
 import { focusCapsule } from "../capabilities/tasks/capsule";
 import { compactCapsule, type RenderedCapsule } from "../capabilities/tasks/capsule.compact";
 import { TASK_COMMANDS } from "../capabilities/tasks/tasks.catalog";
-import { IDEA_BRANCH_COMMANDS, THINK_COMMANDS } from "../capabilities/think/think.catalog";
+import { ANCHOR_NOTE_COMMANDS, IDEA_BRANCH_COMMANDS, THINK_COMMANDS } from "../capabilities/think/think.catalog";
 import { TRACE_COMMANDS } from "../capabilities/trace/trace.catalog";
-import { VCS_COMMANDS } from "../capabilities/vcs/vcs.catalog";
+import { NOTES_COMMANDS, VCS_COMMANDS } from "../capabilities/vcs/vcs.catalog";
 import { deleteBranchRefs } from "../capabilities/vcs/vcs.store";
 import { RESTORE_GUARD } from "../capabilities/workspace/restore-state";
 import { WORKSPACE_COMMANDS } from "../capabilities/workspace/workspace.catalog";
+import { countBranches, MAIN_BRANCH_GUARD } from "../place/branches.store";
 import type { Command } from "./registry";
 import type { WorkspaceHooks } from "./workspace-hooks";
 
 export const COMMANDS: readonly Command[] = [
   ...SYSTEM_COMMANDS,
+  ...NOTES_COMMANDS,
   ...DOCS_COMMANDS,
   ...BRANCH_COMMANDS,
   ...IDEA_BRANCH_COMMANDS,
@@ -43,6 +44,7 @@ export const COMMANDS: readonly Command[] = [
   ...THINK_COMMANDS,
   ...KNOWLEDGE_COMMANDS,
   ...ANCHOR_COMMANDS,
+  ...ANCHOR_NOTE_COMMANDS,
   ...CODE_REF_COMMANDS,
   ...TRACE_COMMANDS,
   ...WORKSPACE_COMMANDS,

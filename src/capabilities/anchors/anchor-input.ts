@@ -5,8 +5,8 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
+import { anchorId } from "../../shared/slugs";
 import { suggest } from "../../shared/suggestion";
-import { anchorId } from "../knowledge/slugs";
 import { addAlias, aliasTarget, isRegistered } from "./anchors.store";
 import { pathBindings } from "./paths";
 import { requireAnchorSlug } from "./snapshot";

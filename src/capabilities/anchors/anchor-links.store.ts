@@ -5,9 +5,9 @@
  * canon card that are neither registered nor aliases. Snapshots read the links newest first.
  */
 import type { CommandContext } from "../../commands/context";
+import { anchorSlugsOfTags } from "../../shared/slugs";
 import { read } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
-import { anchorSlugsOfTags } from "../knowledge/slugs";
 import { DEFAULT_KIND } from "./anchors.schema";
 import { aliasTarget, registerAnchor } from "./anchors.store";
 import { isCanon } from "./canon";

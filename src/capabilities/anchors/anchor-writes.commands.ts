@@ -10,8 +10,8 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
+import { anchorId } from "../../shared/slugs";
 import { requireCodeRefs } from "../code-refs/code-refs";
-import { anchorId } from "../knowledge/slugs";
 import { checkRefs, declareAliases, sortedUnique } from "./anchor-input";
 import {
   ANCHOR_KINDS,

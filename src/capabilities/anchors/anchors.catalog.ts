@@ -1,6 +1,5 @@
 /** The anchors capability's commands (the meaning map `a:<slug>`), in catalog order. */
 
-import { anchorMacroNote } from "./anchor-note.commands";
 import { anchorBootstrap, anchorMerge, anchorRename } from "./anchor-writes.commands";
 import { anchorExport, anchorLint, anchorList, anchorResolve, anchorSnapshotCommand } from "./anchors.commands";
 
@@ -13,5 +12,4 @@ export const ANCHOR_COMMANDS = [
   anchorBootstrap,
   anchorLint,
   anchorResolve,
-  anchorMacroNote,
 ];

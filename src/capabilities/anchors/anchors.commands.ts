@@ -6,10 +6,10 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { findEntity } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
-import { anchorId } from "../knowledge/slugs";
-import { findEntity } from "../tasks/tasks.store";
+import { anchorId } from "../../shared/slugs";
 import { linkedSlugs } from "./anchor-links.store";
 import { ANCHOR_KINDS, anchorArg, anchorSchema, toAnchorView } from "./anchors.schema";
 import { aliasesOfMany, bindingsOn, listAnchors, readMap, resolveAnchor } from "./anchors.store";

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { MAX_TITLE_CHARS } from "../../shared/limits";
-import { anchorId } from "../knowledge/slugs";
+import { anchorId } from "../../shared/slugs";
 
 export const ANCHOR_KINDS = ["boundary", "component", "contract", "data", "test-surface", "ops"] as const;
 export type AnchorKind = (typeof ANCHOR_KINDS)[number];

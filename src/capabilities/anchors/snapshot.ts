@@ -10,12 +10,12 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
+import { branchById, type Source, sourcesOf } from "../../place/branches.store";
 import { fail } from "../../shared/errors";
-import { branchById, type Source, sourcesOf } from "../branches/branches.store";
+import { anchorId, anchorProblem, anchorSlugOf, suggestSlug } from "../../shared/slugs";
+import { type Card, cardSchema, toCard } from "../graph/card-shape";
 import { isLive, lookupVersion } from "../graph/graph.store";
 import { visibleLanes } from "../graph/lanes";
-import { anchorId, anchorProblem, anchorSlugOf, suggestSlug } from "../knowledge/slugs";
-import { type Card, cardSchema, toCard } from "../think/card-view";
 import { anchorLinks, type LinkRow } from "./anchor-links.store";
 import { anchorSchema, toAnchorView } from "./anchors.schema";
 import { aliasesOf, readAnchor, resolveAnchor } from "./anchors.store";

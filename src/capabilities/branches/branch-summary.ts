@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
+import { type Branch, branchById } from "../../place/branches.store";
 import { nameSchema } from "../../shared/names";
-import { type Branch, branchById } from "./branches.store";
 
 export const newBranchName = nameSchema("Name of the new branch, e.g. `try/cache-layer`.");
 

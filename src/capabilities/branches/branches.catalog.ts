@@ -1,5 +1,5 @@
-/** The branches capability's commands (create, list, checkout, rename, delete), in catalog order. */
+/** The branches capability's commands (create, list, rename, delete; checkout is vcs's), in catalog order. */
 
-import { branchCreate, branchDelete, branchList, branchRename, checkout } from "./branches.commands";
+import { branchCreate, branchDelete, branchList, branchRename } from "./branches.commands";
 
-export const BRANCH_COMMANDS = [branchCreate, branchList, checkout, branchRename, branchDelete];
+export const BRANCH_COMMANDS = [branchCreate, branchList, branchRename, branchDelete];

@@ -1,14 +1,9 @@
 /**
- * Branch commands (seed 001 Milestone 3): no-copy branch creation, listing, per-agent checkout,
- * rename (names change, ids do not), safe delete, and the daily `macro_branch_note`.
+ * Branch commands (seed 001 Milestone 3): no-copy branch creation, listing, rename (names change, ids
+ * do not) and safe delete. Checkout is vcs's; the branch rows themselves are the place module's.
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
-import { fail } from "../../shared/errors";
-import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
-import { branchArg } from "../docs/docs.schema";
-import { protectReasoningBranch } from "../tasks/targets";
-import { branchSummarySchema, newBranchName, summarize } from "./branch-summary";
 import {
   checkedOutBy,
   checkoutOf,
@@ -22,8 +17,12 @@ import {
   refuseReservedName,
   renameBranch,
   requireBranch,
-  setCheckout,
-} from "./branches.store";
+} from "../../place/branches.store";
+import { protectReasoningBranch } from "../../place/targets";
+import { fail } from "../../shared/errors";
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
+import { branchArg } from "../docs/docs.schema";
+import { branchSummarySchema, newBranchName, summarize } from "./branch-summary";
 
 export const branchCreate = defineCommand({
   name: "vcs.branch.create",
@@ -98,37 +97,6 @@ export const branchList = defineCommand({
       ...(page.has_more && last ? { next_cursor: last.name } : {}),
       has_more: page.has_more,
       truncated: false,
-    };
-  },
-});
-
-export const checkout = defineCommand({
-  name: "vcs.checkout",
-  tool: "checkout",
-  title: "Check out a branch",
-  description: "Set YOUR current branch (per agent: other agents keep theirs). Reads and writes without an explicit branch use it.",
-  kind: "write",
-  idempotent: true,
-  input: { ref: branchArg.describe("Branch to check out.") },
-  output: {
-    workspace: z.string(),
-    previous: z.string().nullable(),
-    current: z.string(),
-  },
-  handler: (ctx, args) => {
-    const target = requireBranch(ctx.db, args.ref);
-    const previous = checkoutOf(ctx.db, ctx.principal.agent_id);
-    if (previous.id !== target.id) {
-      setCheckout(ctx, target);
-      ctx.journal({
-        target: target.name,
-        summary: `checkout by ${ctx.principal.agent_id}`,
-      });
-    }
-    return {
-      workspace: ctx.workspace,
-      previous: previous.name,
-      current: target.name,
     };
   },
 });

@@ -12,9 +12,9 @@
 import type { ErrorAction } from "../../shared/errors";
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
+import { MAX_CODE_REF_LINES, parseRef } from "../../shared/refs";
 import type { Warning } from "../../shared/result";
 import { suggest } from "../../shared/suggestion";
-import { MAX_CODE_REF_LINES, parseRef } from "../open/refs";
 import { sha256Hex } from "./sha256";
 
 export { MAX_CODE_REF_LINES };

@@ -1,5 +1,5 @@
-/** The docs capability's commands (notes, show, diff, merge, export, the document list), in catalog order. */
+/** The docs capability's commands (show, diff, merge, export, the document list), in catalog order. */
 
-import { diff, docsList, exportSnapshot, merge, notesCommit, show } from "./docs.commands";
+import { diff, docsList, exportSnapshot, merge, show } from "./docs.commands";
 
-export const DOCS_COMMANDS = [notesCommit, show, diff, merge, exportSnapshot, docsList];
+export const DOCS_COMMANDS = [show, diff, merge, exportSnapshot, docsList];

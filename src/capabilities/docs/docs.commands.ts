@@ -1,51 +1,24 @@
 /**
- * Reasoning documents (seed 001 Milestone 2-3): append a note, read a bounded tail of a document's
- * effective view, diff two branches, merge notes idempotently, export a resumption snapshot and list
- * documents. Notes are append-only; nothing here rewrites history.
+ * Reasoning documents (seed 001 Milestone 2-3): read a bounded tail of a document's effective view,
+ * diff two branches, merge notes idempotently, export a resumption snapshot and list documents. Notes
+ * are append-only (`vcs.notes.commit` writes them); nothing here rewrites history.
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
+import { type Branch, branchById, requireBranch, sourcesOf } from "../../place/branches.store";
+import { DEFAULT_DOCS } from "../../place/documents";
+import { reasoningScope, refuseDocWithTarget, targetBranch } from "../../place/scope";
+import { targetSchema } from "../../place/target.schema";
 import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_MERGE_PAGE, MAX_PAGE_LIMIT } from "../../shared/limits";
-import { type Branch, branchById, requireBranch, sourcesOf } from "../branches/branches.store";
-import { reasoningScope, refuseDocWithTarget } from "../tasks/scope";
-import { targetSchema } from "../tasks/tasks.schema";
-import { targetBranch, writeNote } from "./docs.rules";
-import { branchArg, contentFields, DEFAULT_DOCS, docSchema, ENTRY_KEEP } from "./docs.schema";
+import { branchArg, docSchema, ENTRY_KEEP } from "./docs.schema";
 import { diffPage, documentsOf, namer, toEntry } from "./docs.store";
 import { entryView, entryViewSchema, pageView } from "./entry-view";
 import { mergeNotes } from "./notes-merge";
 import { cursorSchema, limitSchema, paginationSchema, repairPagination, tailPagination } from "./paging";
 import { contentCap, readerLane, readTail } from "./tail";
-
-export const notesCommit = defineCommand({
-  name: "vcs.notes.commit",
-  tool: "notes_commit",
-  title: "Append a note",
-  description:
-    "Append one note to the notes doc of a plan or task (target; default: your focus) or to a document (default `notes`) of a branch (default: your checkout). Append-only; returns the entry with its seq.",
-  kind: "write",
-  input: {
-    target: targetSchema.optional(),
-    branch: branchArg.optional(),
-    doc: docSchema.optional(),
-    ...contentFields,
-  },
-  output: { entry: entryViewSchema },
-  handler: (ctx, args) => {
-    const scope = reasoningScope(ctx, args, "write");
-    refuseDocWithTarget(scope, args.doc, "Drop doc: a target's notes go to its notes doc.");
-    const branch = scope.branch;
-    const row = writeNote(ctx, branch, { ...args, doc: scope.ref?.notes_doc ?? args.doc });
-    ctx.journal({
-      target: `${branch.name}/${row.doc}`,
-      summary: `note ${row.seq}`,
-    });
-    return { entry: entryView(toEntry(row, branch.name)) };
-  },
-});
 
 /** Other agents' drafts (entries their card writes left in their lane) are left out unless asked for. */
 const allLanesArg = z.boolean().default(false).describe("Every agent's drafts too, not only the shared lane and yours.");

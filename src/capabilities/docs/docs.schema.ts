@@ -3,12 +3,6 @@ import { z } from "zod";
 import { MAX_CONTENT_BYTES, MAX_TITLE_CHARS } from "../../shared/limits";
 import { nameSchema } from "../../shared/names";
 
-export const DEFAULT_DOCS = {
-  notes: "notes",
-  graph: "graph",
-  trace: "trace",
-} as const;
-
 export const entrySchema = z.object({
   seq: z.number(),
   ts: z.string(),

@@ -11,12 +11,12 @@
  * so an entry is present in a view when any entry of that view has the same identity.
  */
 import type { CommandContext } from "../../commands/context";
+import { type Branch, branchById, type Source } from "../../place/branches.store";
+import { inViewSql, seqBoundsSql, unsharedRanges } from "../../place/views.store";
 import { prefixSql, prefixText } from "../../shared/stored-text";
 import { advance } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
 import { limitSql, type SeqScan, unionAllOf } from "../../workspace/seq-scans";
-import { type Branch, branchById, type Source } from "../branches/branches.store";
-import { inViewSql, seqBoundsSql, unsharedRanges } from "../branches/views.store";
 import type { Entry } from "./docs.schema";
 
 export type EntryKind = "note" | "event";

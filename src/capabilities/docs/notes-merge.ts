@@ -5,7 +5,7 @@
  * not depend on each other's commands.
  */
 import type { CommandContext } from "../../commands/context";
-import { type Branch, sourcesOf } from "../branches/branches.store";
+import { type Branch, sourcesOf } from "../../place/branches.store";
 import { appendEntry, diffPage, namer } from "./docs.store";
 import { type MergePage, pagination } from "./paging";
 

@@ -4,8 +4,8 @@
  * show a document's tail (resume views, packs, the engine's slice), which must not depend on commands.
  */
 import type { CommandContext } from "../../commands/context";
+import { type Branch, type Source, sourcesOf } from "../../place/branches.store";
 import { agentLane } from "../../shared/lanes";
-import { type Branch, type Source, sourcesOf } from "../branches/branches.store";
 import { namer, toEntry, viewPage } from "./docs.store";
 import { tailPagination } from "./paging";
 

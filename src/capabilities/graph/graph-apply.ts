@@ -9,10 +9,10 @@
  * between (the node's edges), after storing what the batch wrote so far.
  */
 import type { CommandContext } from "../../commands/context";
+import type { Branch, Source } from "../../place/branches.store";
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
 import { MAX_META_BYTES } from "../../shared/limits";
-import type { Branch, Source } from "../branches/branches.store";
 import { edgeKey, type GraphOp, isReservedNodeId, normalizeTags } from "./graph.schema";
 import {
   type GraphKind,

@@ -7,12 +7,12 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { sourcesOf } from "../../place/branches.store";
+import { reasoningScope } from "../../place/scope";
 import { fail } from "../../shared/errors";
 import { MAX_NAME_CHARS } from "../../shared/limits";
 import { suggest } from "../../shared/suggestion";
-import { sourcesOf } from "../branches/branches.store";
 import { type Pagination, pagination, paginationSchema, repairPagination } from "../docs/paging";
-import { reasoningScope } from "../tasks/scope";
 import { DEFAULT_GRAPH_DOC, edgeSchema, GRAPH_KEEP, graphPlaceFields, nodeIdSchema, nodeSchema } from "./graph.schema";
 import { isLive, lookupVersion, toEdge, toNode } from "./graph.store";
 import { nodeHistory, relationWhere } from "./graph-browse.store";

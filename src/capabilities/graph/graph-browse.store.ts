@@ -4,9 +4,10 @@
  * and the relation filter of an edge page. Everything else they need comes from `graph.store.ts` and
  * `graph-pages.store.ts`.
  */
+
+import type { Source } from "../../place/branches.store";
+import { inViewSql } from "../../place/views.store";
 import type { Db } from "../../workspace/db";
-import type { Source } from "../branches/branches.store";
-import { inViewSql } from "../branches/views.store";
 import { type VersionRow, versionsBySeq } from "./graph.store";
 import type { Where } from "./graph-pages.store";
 

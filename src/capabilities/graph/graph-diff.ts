@@ -6,8 +6,8 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
-import { requireBranch, type Source, sourcesOf } from "../branches/branches.store";
-import { unsharedRanges } from "../branches/views.store";
+import { requireBranch, type Source, sourcesOf } from "../../place/branches.store";
+import { unsharedRanges } from "../../place/views.store";
 import { pagination } from "../docs/paging";
 import { edgeSchema, nodeSchema } from "./graph.schema";
 import { fieldsOf, type GraphKind, lookupVersion, toEdge, toNode, type VersionRow } from "./graph.store";

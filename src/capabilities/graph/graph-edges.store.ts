@@ -7,10 +7,11 @@
  * Statements are few and stable: a Durable Object pays a fixed cost per statement. Bound values
  * compared with `=` are written `= +?` (see `limitSql` in seq-scans.ts for why).
  */
+
+import type { Source } from "../../place/branches.store";
+import { branchLiteral, inViewSql } from "../../place/views.store";
 import type { Db, SqlValue } from "../../workspace/db";
 import { limitSql } from "../../workspace/seq-scans";
-import type { Source } from "../branches/branches.store";
-import { branchLiteral, inViewSql } from "../branches/views.store";
 import { type GraphKind, QUALIFIED_COLUMNS, type VersionRow, versionsBySeq } from "./graph.store";
 import { asOfSql, notShadowedSql, scansOf, type Where } from "./graph-pages.store";
 

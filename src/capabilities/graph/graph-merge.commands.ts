@@ -7,9 +7,9 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
+import { type Branch, branchById, requireBranch } from "../../place/branches.store";
 import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
-import { type Branch, branchById, requireBranch } from "../branches/branches.store";
 import { branchArg } from "../docs/docs.schema";
 import { paginationSchema } from "../docs/paging";
 import { conflictById, conflictPage, markResolved } from "./conflicts.store";

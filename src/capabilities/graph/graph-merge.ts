@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { CommandContext } from "../../commands/context";
-import { type Branch, type Source, sourcesOf } from "../branches/branches.store";
+import { type Branch, type Source, sourcesOf } from "../../place/branches.store";
 import { type MergePage, pagination } from "../docs/paging";
 import { conflictBySignature, conflictId, conflictSignature, insertConflict } from "./conflicts.store";
 import type { conflictSummarySchema } from "./graph.schema";

@@ -11,10 +11,11 @@
  * batch of pages) is one statement. Bound values compared with `=` are written `= +?` (see `limitSql`
  * in seq-scans.ts for why).
  */
+
+import type { Source } from "../../place/branches.store";
+import { branchLiteral, inViewSql } from "../../place/views.store";
 import type { Db, SqlValue } from "../../workspace/db";
 import { limitSql, mergeSeqScans, unionAllOf } from "../../workspace/seq-scans";
-import type { Source } from "../branches/branches.store";
-import { branchLiteral, inViewSql } from "../branches/views.store";
 import { type GraphKind, int, kindSql, QUALIFIED_COLUMNS, type VersionRow, versionsBySeq } from "./graph.store";
 
 /** Versions that were the branch's latest as of the source's cutoff. */

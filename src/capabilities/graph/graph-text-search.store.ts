@@ -16,10 +16,11 @@
  *
  * The trigram tokenizer needs 3 characters; shorter texts are left to the bounded scan (`queryPage`).
  */
+
+import type { Source } from "../../place/branches.store";
+import { inViewSql } from "../../place/views.store";
 import type { Db, SqlValue } from "../../workspace/db";
 import { limitSql } from "../../workspace/seq-scans";
-import type { Source } from "../branches/branches.store";
-import { inViewSql } from "../branches/views.store";
 import type { VersionRow } from "./graph.store";
 import { type NodePage, queryPage, type Where } from "./graph-pages.store";
 

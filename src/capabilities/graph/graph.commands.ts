@@ -4,11 +4,11 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { sourcesOf } from "../../place/branches.store";
+import { reasoningScope } from "../../place/scope";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
-import { sourcesOf } from "../branches/branches.store";
 import { branchArg } from "../docs/docs.schema";
 import { pagination, paginationSchema, repairPagination } from "../docs/paging";
-import { reasoningScope } from "../tasks/scope";
 import {
   DEFAULT_GRAPH_DOC,
   edgeSchema,

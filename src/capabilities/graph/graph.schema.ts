@@ -4,10 +4,10 @@
  * batch operations, and the node/edge shapes the commands return.
  */
 import { z } from "zod";
+import { targetSchema } from "../../place/target.schema";
 import { MAX_META_BYTES, MAX_NAME_CHARS, MAX_TITLE_CHARS } from "../../shared/limits";
 import { nameSchema } from "../../shared/names";
 import { branchArg } from "../docs/docs.schema";
-import { targetSchema } from "../tasks/tasks.schema";
 
 /** Node ids: generous enough for paths and URLs used as ids, short enough to key indexes. */
 export const MAX_NODE_ID_CHARS = 256;

@@ -5,8 +5,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { storeContext } from "../../../test/helpers/store-context";
+import { createBranch, ensureMain, requireBranch, sourcesOf } from "../../place/branches.store";
 import { Db } from "../../workspace/db";
-import { createBranch, ensureMain, requireBranch, sourcesOf } from "../branches/branches.store";
 import { lookupVersion, writeVersion } from "./graph.store";
 import { edgesBetween } from "./graph-edges.store";
 

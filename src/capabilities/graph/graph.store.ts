@@ -9,10 +9,10 @@
  * `= +?` (see `limitSql` in seq-scans.ts for why).
  */
 import type { CommandContext } from "../../commands/context";
+import type { Branch, Source } from "../../place/branches.store";
+import { inViewSql } from "../../place/views.store";
 import { advanceBy } from "../../workspace/clocks";
 import type { Db, SqlValue } from "../../workspace/db";
-import type { Branch, Source } from "../branches/branches.store";
-import { inViewSql } from "../branches/views.store";
 import type { GraphEdge, GraphNode } from "./graph.schema";
 import type { KeyState } from "./merge";
 

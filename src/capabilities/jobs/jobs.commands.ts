@@ -6,15 +6,14 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { STEP_ID, taskIdSchema } from "../../place/target.schema";
+import { findEntity, findStep } from "../../place/targets.store";
 import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
 import { keyedPageRepair, keyedPaginationSchema } from "../../shared/keyed-page";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_META_BYTES } from "../../shared/limits";
 import { paginationSchema } from "../docs/paging";
-import { findStep } from "../tasks/steps.store";
-import { STEP_ID, taskIdSchema } from "../tasks/tasks.schema";
-import { findEntity } from "../tasks/tasks.store";
 import { createJob, quote } from "./job-changes";
 import { openJobRef, parseJobRef } from "./job-refs";
 import {

@@ -9,6 +9,7 @@ import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
+import { anchorProblem, anchorSlugOf } from "../../shared/slugs";
 import { lastJournalEvent } from "../../workspace/journal";
 import { anchorArg } from "../anchors/anchors.schema";
 import { pagination, paginationSchema } from "../docs/paging";
@@ -26,7 +27,6 @@ import {
 } from "./knowledge.model";
 import { keyHistory, latestKeys } from "./knowledge.store";
 import { lintIssueSchema, lintScope } from "./lint-scope";
-import { anchorProblem, anchorSlugOf } from "./slugs";
 
 /** Recall's default and ceiling (the original's 12, 1..50). */
 const DEFAULT_RECALL_LIMIT = 12;

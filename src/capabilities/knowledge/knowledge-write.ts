@@ -8,6 +8,7 @@
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import { MAX_TITLE_CHARS } from "../../shared/limits";
+import { anchorId, keyProblem, keyTag, suggestKey } from "../../shared/slugs";
 import { suggest } from "../../shared/suggestion";
 import { read } from "../../workspace/clocks";
 import { CANON_TAG, DRAFT_TAG } from "../anchors/canon";
@@ -18,7 +19,6 @@ import { CARD_TYPES, type CardInput } from "../think/cards.parse";
 import { contentHash, knowledgeCardId, normalizeClaim, parseKnowledgeText, titleFromText } from "./card-format";
 import { expandAnchor, KB_BRANCH, KB_GRAPH_DOC, KB_TRACE_DOC, KNOWLEDGE_META, KNOWLEDGE_TYPE, kbWriteTarget } from "./knowledge.model";
 import { addVersion, keyRows, saveKey } from "./knowledge.store";
-import { anchorId, keyProblem, keyTag, suggestKey } from "./slugs";
 
 export type Visibility = "canon" | "draft";
 /** Tag prefixes the server sets on knowledge cards; a caller's tags may not use them. */

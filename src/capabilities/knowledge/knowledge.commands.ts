@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
+import { anchorId, keyTag, suggestKey } from "../../shared/slugs";
 import { suggest } from "../../shared/suggestion";
 import { anchorArg } from "../anchors/anchors.schema";
 import { entryBySeq } from "../docs/docs.store";
@@ -19,7 +20,6 @@ import { canonicalRows, expandAnchor } from "./knowledge.model";
 import { latestKeys } from "./knowledge.store";
 import { knowledgeFields, requireKey, type UpsertResult, upsertKnowledge } from "./knowledge-write";
 import { lintIssueSchema, lintScope } from "./lint-scope";
-import { anchorId, keyTag, suggestKey } from "./slugs";
 
 /** Other (anchor, key) rows with a suggested key that key.suggest lists at most. */
 const MAX_COLLISIONS = 20;

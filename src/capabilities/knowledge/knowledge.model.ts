@@ -6,14 +6,14 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
+import { type Branch, createRootBranch, findBranch, sourcesOf } from "../../place/branches.store";
+import { anchorId } from "../../shared/slugs";
 import { aliasesOf, resolveAnchor } from "../anchors/anchors.store";
 import { ALIAS_RESOLVED, requireAnchorSlug } from "../anchors/snapshot";
-import { type Branch, createRootBranch, findBranch, sourcesOf } from "../branches/branches.store";
+import { cardSchema, toCard } from "../graph/card-shape";
 import { isLive, lookupVersion } from "../graph/graph.store";
-import { cardSchema, toCard } from "../think/card-view";
 import { type CardTarget, cardTarget } from "../think/cards";
 import type { KeyRow } from "./knowledge.store";
-import { anchorId } from "./slugs";
 
 export const KB_BRANCH = "kb/main";
 export const KB_GRAPH_DOC = "kb-graph";

@@ -7,20 +7,21 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { reasoningRefSchema } from "../../place/target.schema";
 import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
+import { MAX_CODE_REF_LINES, parseRef, REF_GRAMMAR } from "../../shared/refs";
 import { anchorCardSchema, openAnchor } from "../anchors/snapshot";
 import { codeOpenStubs, openCodeRef } from "../code-refs/code-refs";
 import { entryViewSchema } from "../docs/entry-view";
 import { paginationSchema } from "../docs/paging";
+import { cardSchema } from "../graph/card-shape";
 import { edgeSchema } from "../graph/graph.schema";
 import { openJobRef, parseJobRef } from "../jobs/job-refs";
 import { jobEventSchema, jobItemSchema, jobSchema } from "../jobs/jobs.schema";
 import { actionOnlyCapsule, compactCapsule, type RenderedCapsule } from "../tasks/capsule.compact";
-import { entitySchema, reasoningRefSchema, stepSchema } from "../tasks/tasks.schema";
-import { cardSchema } from "../think/card-view";
+import { entitySchema, stepSchema } from "../tasks/tasks.schema";
 import { openCard, openEntry, openStep, openTarget } from "./open.views";
-import { MAX_CODE_REF_LINES, parseRef, REF_GRAMMAR } from "./refs";
 
 /** Items per list of an answer (anchor cards, card edges): the original's default and ceiling. */
 const DEFAULT_OPEN_LIMIT = 20;

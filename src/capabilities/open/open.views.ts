@@ -6,12 +6,16 @@
  * card the caller may not see is reported exactly like a missing one. Lookups that find nothing fail UNKNOWN_ID with a recovery hint.
  */
 import type { CommandContext } from "../../commands/context";
+import { type Branch, branchById, checkoutOf, findBranch, type Source, sourcesOf } from "../../place/branches.store";
+import { DEFAULT_DOCS } from "../../place/documents";
+import { focusOf } from "../../place/focus.store";
+import { reasoningRef } from "../../place/targets";
+import { findStep, requireEntity } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
-import { type Branch, branchById, checkoutOf, findBranch, type Source, sourcesOf } from "../branches/branches.store";
-import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
 import { entryView } from "../docs/entry-view";
+import { toCard } from "../graph/card-shape";
 import { isLive, lookupVersion, toEdge, type VersionRow } from "../graph/graph.store";
 import { edgesTouching } from "../graph/graph-edges.store";
 import { laneOf, laneOfMeta, mayWriteLane } from "../graph/lanes";
@@ -19,10 +23,7 @@ import { KNOWLEDGE_ID_PREFIX } from "../knowledge/card-format";
 import { KB_BRANCH, KB_GRAPH_DOC } from "../knowledge/knowledge.model";
 import { liveLease } from "../tasks/leases.store";
 import { resumeView } from "../tasks/resume-view";
-import { findStep, toStep } from "../tasks/steps.store";
-import { reasoningRef } from "../tasks/targets";
-import { focusOf, requireEntity } from "../tasks/tasks.store";
-import { toCard } from "../think/card-view";
+import { toStep } from "../tasks/steps.store";
 import { entryAtSeq, taskOfStep } from "./open.store";
 
 export interface OpenOptions {

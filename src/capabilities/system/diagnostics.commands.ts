@@ -8,13 +8,14 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
+import { checkoutOf, findBranch, sourcesOf } from "../../place/branches.store";
+import { focusOf } from "../../place/focus.store";
+import { reasoningRefSchema, targetFields } from "../../place/target.schema";
+import { explicitTarget, reasoningRef } from "../../place/targets";
+import { type EntityRow, requireEntity } from "../../place/targets.store";
 import { suggestionSchema } from "../../shared/suggestion";
-import { checkoutOf, findBranch, sourcesOf } from "../branches/branches.store";
 import { readTail } from "../docs/tail";
 import { issueSchema, lintPlan, lintTask, sortIssues, summary, summarySchema } from "../tasks/lint.rules";
-import { explicitTarget, reasoningRef } from "../tasks/targets";
-import { reasoningRefSchema, targetFields } from "../tasks/tasks.schema";
-import { type EntityRow, focusOf, requireEntity } from "../tasks/tasks.store";
 import { ANY } from "../think/card-filters.store";
 import { visibleCards } from "../think/card-view";
 import { goldenPath } from "./help-text";

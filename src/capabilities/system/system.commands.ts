@@ -4,18 +4,18 @@
  */
 import { z } from "zod";
 import { defineCommand, defineStatelessCommand } from "../../commands/registry";
+import { checkoutOf } from "../../place/branches.store";
+import { DEFAULT_DOCS } from "../../place/documents";
+import { focusOf } from "../../place/focus.store";
+import { landingOf } from "../../place/scope";
 import { suggestionSchema } from "../../shared/suggestion";
 import { read } from "../../workspace/clocks";
 import { lastJournalEvent } from "../../workspace/journal";
 import { getMeta, setMeta } from "../../workspace/meta";
 import { WORKSPACE_MIGRATIONS } from "../../workspace/migrations";
-import { checkoutOf } from "../branches/branches.store";
-import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { lastEntry, namer } from "../docs/docs.store";
 import { landingSchema } from "../tasks/capsule.schema";
-import { landingOf } from "../tasks/scope";
 import { mostRecentlyActive } from "../tasks/task-events.store";
-import { focusOf } from "../tasks/tasks.store";
 import { engineSchema } from "../think/engine.schema";
 import { checkoutEngine } from "../think/engine.slice";
 import { goldenPath, HELP_SECTIONS } from "./help-text";

@@ -13,16 +13,18 @@
  * gives the same capsule.
  */
 import type { CommandContext } from "../../commands/context";
+import { type Branch, checkoutOf, MAIN } from "../../place/branches.store";
+import { DEFAULT_DOCS } from "../../place/documents";
+import { focusOf } from "../../place/focus.store";
+import { type Landing, landingOf } from "../../place/scope";
+import type { ReasoningRef } from "../../place/target.schema";
+import { type EntityRow, findEntity, orderedSteps, type StepRow } from "../../place/targets.store";
 import { fill, type Suggestion, suggest } from "../../shared/suggestion";
-import { type Branch, checkoutOf, MAIN } from "../branches/branches.store";
-import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { type LeaseRow, liveLease } from "./leases.store";
 import { proofMode, proofSummary, requiredCheckpoints } from "./proof";
-import { type Landing, landingOf } from "./scope";
-import { orderedSteps, type StepRow } from "./steps.store";
 import { mostRecentlyActive } from "./task-events.store";
-import { PROOF_CHECKPOINTS, type ReasoningRef } from "./tasks.schema";
-import { type EntityRow, findEntity, focusOf, tasksOfPlan } from "./tasks.store";
+import { PROOF_CHECKPOINTS } from "./tasks.schema";
+import { tasksOfPlan } from "./tasks.store";
 import { engineFinding, heldStep, openConflict, queuedJob, recordSession, short, type Wait } from "./waiting";
 
 /** Lines of `why`: the focus, its step and one signal; small enough for a 300-character capsule. */

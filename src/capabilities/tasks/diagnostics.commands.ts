@@ -5,6 +5,10 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { focusOf } from "../../place/focus.store";
+import { targetFields, targetSchema } from "../../place/target.schema";
+import { explicitTarget, resolveTarget } from "../../place/targets";
+import { findEntity } from "../../place/targets.store";
 import { suggest, suggestionSchema } from "../../shared/suggestion";
 import {
   ACTIVE_LIMIT,
@@ -17,9 +21,7 @@ import {
   summary,
   summarySchema,
 } from "./lint.rules";
-import { explicitTarget, resolveTarget } from "./targets";
-import { targetFields, targetSchema } from "./tasks.schema";
-import { findEntity, focusOf, listEntities, tasksOfPlan } from "./tasks.store";
+import { listEntities, tasksOfPlan } from "./tasks.store";
 
 /** Tasks one diagnostics call examines, issues it reports by default, patches lint returns by default. */
 const MAX_DIAGNOSED_TASKS = 200;

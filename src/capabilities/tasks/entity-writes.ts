@@ -4,12 +4,14 @@
  * and task commands (tasks.commands.ts) and the macros (macros.commands.ts).
  */
 import type { CommandContext } from "../../commands/context";
+import type { ProofMode } from "../../place/target.schema";
+import { type EntityRow, orderedSteps, type StepRow } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
 import { emitEvent, projectEntity, projectIntoPlan } from "./ingest";
-import { insertSteps, orderedSteps, type StepRow, writeStep } from "./steps.store";
-import type { NewStep, ProofCheckpoint, ProofMode, TaskEvent } from "./tasks.schema";
-import { type EntityRow, insertEntity, type NewEntity, updateEntity } from "./tasks.store";
+import { insertSteps, writeStep } from "./steps.store";
+import type { NewStep, ProofCheckpoint, TaskEvent } from "./tasks.schema";
+import { insertEntity, type NewEntity, updateEntity } from "./tasks.store";
 
 /**
  * Creates a plan or a task (with steps, each optionally with proof modes), emits its events and

@@ -5,14 +5,15 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { stepSelectorFields, targetFields } from "../../place/target.schema";
+import { resolveStep, resolveTask } from "../../place/targets";
+import { findStep } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
 import { emitEvent } from "./ingest";
 import { requireLeaseFree } from "./leases.store";
 import { isPlaceholder, proofSummary, type Receipt, receiptOf, weakProofWarnings } from "./proof";
-import { findStep } from "./steps.store";
-import { resolveStep, resolveTask } from "./targets";
-import { CHECKPOINTS, type Checkpoint, eventSchema, MAX_STEP_ITEM_CHARS, stepSelectorFields, targetFields } from "./tasks.schema";
+import { CHECKPOINTS, type Checkpoint, eventSchema, MAX_STEP_ITEM_CHARS } from "./tasks.schema";
 import { insertProofs, updateEntity } from "./tasks.store";
 
 /** Items (check lines + artifacts) in one call, and the size of one artifact (the original's limits). */

@@ -9,17 +9,16 @@
  *    projected key is written only when its state differs, so projecting again changes nothing.
  */
 import type { CommandContext } from "../../commands/context";
-import type { Branch } from "../branches/branches.store";
-import { sourcesOf } from "../branches/branches.store";
+import type { Branch } from "../../place/branches.store";
+import { sourcesOf } from "../../place/branches.store";
+import { canonicalBranch, reasoningRef } from "../../place/targets";
+import type { EntityRow, StepRow } from "../../place/targets.store";
 import { appendEntry, hasEventEntry } from "../docs/docs.store";
 import { edgeKey } from "../graph/graph.schema";
 import { fieldsOf, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
 import { edgesTouching } from "../graph/graph-edges.store";
 import { sameState } from "../graph/merge";
-import type { StepRow } from "./steps.store";
-import { canonicalBranch, reasoningRef } from "./targets";
 import type { TaskEvent } from "./tasks.schema";
-import type { EntityRow } from "./tasks.store";
 
 export interface NewTaskEvent {
   type: string;

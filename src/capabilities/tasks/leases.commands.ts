@@ -8,6 +8,9 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
+import { stepSelectorFields, targetFields } from "../../place/target.schema";
+import { resolveStep, resolveTask } from "../../place/targets";
+import type { EntityRow, StepRow } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import { emitEvent } from "./ingest";
 import {
@@ -21,10 +24,8 @@ import {
   nowTick,
   writeLease,
 } from "./leases.store";
-import type { StepRow } from "./steps.store";
-import { resolveStep, resolveTask } from "./targets";
-import { eventSchema, stepSelectorFields, targetFields } from "./tasks.schema";
-import { type EntityRow, updateEntity } from "./tasks.store";
+import { eventSchema } from "./tasks.schema";
+import { updateEntity } from "./tasks.store";
 
 const leaseSchema = z.object({
   step_id: z.string(),

@@ -4,11 +4,11 @@
  * removed by the next lease write. The check every step mutation runs is `requireLeaseFree`.
  */
 import type { CommandContext } from "../../commands/context";
+import type { StepRow } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
 import { read } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
-import type { StepRow } from "./steps.store";
 
 /**
  * Default lease length in ticks (journaled operations of the workspace). A workspace under a heavy

@@ -7,13 +7,13 @@
 
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
+import { findBranch } from "../../place/branches.store";
+import { reasoningRef } from "../../place/targets";
+import { type EntityRow, orderedSteps, type StepRow } from "../../place/targets.store";
 import { type Suggestion, suggest, suggestionSchema } from "../../shared/suggestion";
-import { findBranch } from "../branches/branches.store";
 import { proofMode, proofSummary } from "./proof";
-import { orderedSteps, type StepRow } from "./steps.store";
-import { reasoningRef } from "./targets";
 import { PROOF_CHECKPOINTS } from "./tasks.schema";
-import { type EntityRow, tasksOfPlan } from "./tasks.store";
+import { tasksOfPlan } from "./tasks.store";
 
 /** ACTIVE tasks a plan should carry at once (the original's horizon limit). */
 export const ACTIVE_LIMIT = 3;

@@ -7,27 +7,19 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
+import { focusOf, setFocus } from "../../place/focus.store";
+import { reasoningRefSchema, targetFields } from "../../place/target.schema";
+import { canonicalBranch, firstOpenStep, reasoningRef, resolveTask } from "../../place/targets";
+import { type EntityRow, findEntity, orderedSteps, requireEntity } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
-import { writeNote } from "../docs/docs.rules";
+import { writeNote } from "../vcs/note-write";
 import { createEntity, finishEntity } from "./entity-writes";
 import { requireLeaseFree } from "./leases.store";
 import { closeCheckpointsSchema, closeStep } from "./step-close";
-import { orderedSteps, toStep } from "./steps.store";
+import { toStep } from "./steps.store";
 import { overrideSchema } from "./strict";
-import { canonicalBranch, firstOpenStep, reasoningRef, resolveTask } from "./targets";
-import {
-  entitySchema,
-  eventSchema,
-  longText,
-  PRIORITIES,
-  reasoningRefSchema,
-  stepSchema,
-  type TaskEvent,
-  tagsSchema,
-  targetFields,
-  titleSchema,
-} from "./tasks.schema";
-import { type EntityRow, findEntity, findPlanByTitle, focusOf, requireEntity, setFocus, toEntity } from "./tasks.store";
+import { entitySchema, eventSchema, longText, PRIORITIES, stepSchema, type TaskEvent, tagsSchema, titleSchema } from "./tasks.schema";
+import { findPlanByTitle, toEntity } from "./tasks.store";
 import { checklistContract, findTemplate, type PlanTemplate, type TaskTemplate, TEMPLATES } from "./templates";
 
 /** The plan macro_start files a task under when nothing else says which. */

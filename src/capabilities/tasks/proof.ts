@@ -11,11 +11,12 @@
  * - A checkpoint in `warn` or `require` mode with one kind of receipt but not the other, or (`warn`)
  *   none at all, gets the warning PROOF_WEAK.
  */
+
+import type { StepRow } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import type { Warning } from "../../shared/result";
 import { fill, holdsPlaceholder, suggest } from "../../shared/suggestion";
 import type { Db } from "../../workspace/db";
-import type { StepRow } from "./steps.store";
 import { CHECKPOINTS, type Checkpoint, PROOF_CHECKPOINTS, type ProofCheckpoint } from "./tasks.schema";
 import { proofCounts } from "./tasks.store";
 

@@ -5,11 +5,12 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
+import { firstOpenStep } from "../../place/targets";
+import { type EntityRow, orderedSteps, type StepRow } from "../../place/targets.store";
 import { ACTIVE_LIMIT } from "./lint.rules";
 import { missingCheckpoints, proofSummary } from "./proof";
-import { orderedSteps, type StepRow, toStep } from "./steps.store";
-import { firstOpenStep } from "./targets";
-import { type EntityRow, tasksOfPlan } from "./tasks.store";
+import { toStep } from "./steps.store";
+import { tasksOfPlan } from "./tasks.store";
 
 /** Blockers shown by the radar (the original's bound). */
 const MAX_RADAR_BLOCKERS = 10;

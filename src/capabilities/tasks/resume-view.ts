@@ -16,27 +16,31 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
+import { type Branch, findBranch, sourcesOf } from "../../place/branches.store";
+import { focusOf } from "../../place/focus.store";
+import { reasoningRefSchema, targetFields } from "../../place/target.schema";
+import { firstOpenStep, reasoningRef, resolveTarget, stepTagOf } from "../../place/targets";
+import { type EntityRow, orderedSteps, type StepRow } from "../../place/targets.store";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
-import { type Branch, findBranch, sourcesOf } from "../branches/branches.store";
 import type { Entry } from "../docs/docs.schema";
 import { entryViewSchema, entryViews } from "../docs/entry-view";
 import { paginationSchema } from "../docs/paging";
 import { readTail } from "../docs/tail";
+import { cardSchema } from "../graph/card-shape";
 import { queryWhere } from "../graph/graph-filters.store";
 import type { Where } from "../graph/graph-pages.store";
 import { ANY, allOf, BLOCKERS, OPEN, ofType } from "../think/card-filters.store";
-import { type CardPage, cardEntryHeldBy, cardMentionSchema, cardSchema, mentionsOf, visibleCards } from "../think/card-view";
+import { type CardPage, cardEntryHeldBy, cardMentionSchema, mentionsOf, visibleCards } from "../think/card-view";
 import { engineSchema } from "../think/engine.schema";
 import { engineAnswer } from "../think/engine.slice";
 import { nextTaskOf, targetCapsule } from "./capsule";
 import { compactCapsuleOf } from "./capsule.compact";
 import { liveLease } from "./leases.store";
 import { radarSchema, radarView } from "./radar";
-import { orderedSteps, type StepRow, toStep } from "./steps.store";
-import { firstOpenStep, reasoningRef, resolveTarget, stepTagOf } from "./targets";
+import { toStep } from "./steps.store";
 import { latestEvents } from "./task-events.store";
-import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, targetFields } from "./tasks.schema";
-import { type EntityRow, focusOf, toEntity } from "./tasks.store";
+import { entitySchema, eventSchema, stepSchema } from "./tasks.schema";
+import { toEntity } from "./tasks.store";
 
 /** `compact` (seed 002's envelope view): the focus_only sections with the compact capsule. */
 export const VIEWS = ["compact", "focus_only", "smart", "explore", "audit", "full"] as const;

@@ -6,14 +6,15 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
+import type { EntityRow, StepRow } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import type { Warning } from "../../shared/result";
 import { emitEvent, projectEntity } from "./ingest";
 import { checkCloseGates, proofSummary } from "./proof";
-import { type StepRow, toStep, writeStep } from "./steps.store";
+import { toStep, writeStep } from "./steps.store";
 import { type Override, strictGate } from "./strict";
 import { CHECKPOINTS, type Checkpoint, type TaskEvent } from "./tasks.schema";
-import { type EntityRow, updateEntity } from "./tasks.store";
+import { updateEntity } from "./tasks.store";
 
 export interface StepCall {
   task: EntityRow;

@@ -6,14 +6,16 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
+import { PROOF_MODES, stepSelectorFields, targetFields } from "../../place/target.schema";
+import { canonicalBranch, reasoningRef, resolveStep, resolveTask, type StepArgs, type TargetArgs } from "../../place/targets";
+import type { StepRow } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
-import { writeNote } from "../docs/docs.rules";
+import { writeNote } from "../vcs/note-write";
 import { emitEvent, projectEntity } from "./ingest";
 import { requireLeaseFree } from "./leases.store";
 import { applyCheckpoints, closeCheckpointsSchema, closeStep, commitStep, completeStep, type StepCall } from "./step-close";
-import { insertSteps, type StepRow, toStep } from "./steps.store";
+import { insertSteps, toStep } from "./steps.store";
 import { overrideSchema } from "./strict";
-import { canonicalBranch, reasoningRef, resolveStep, resolveTask, type StepArgs, type TargetArgs } from "./targets";
 import {
   CHECKPOINTS,
   type Checkpoint,
@@ -23,10 +25,7 @@ import {
   MAX_NEW_STEPS,
   MAX_STEP_ITEM_CHARS,
   newStepSchema,
-  PROOF_MODES,
   stepSchema,
-  stepSelectorFields,
-  targetFields,
   titleSchema,
 } from "./tasks.schema";
 import { checkRevision, requireChanges, updateEntity } from "./tasks.store";

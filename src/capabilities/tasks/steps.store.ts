@@ -5,45 +5,11 @@
  * here journals or ingests.
  */
 import type { CommandContext } from "../../commands/context";
+import { MAX_STEPS_PER_TASK, STEP_COLUMNS, type StepRow, stepsOf } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import { advance } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
-import { CHECKPOINTS, type NewStep, PROOF_CHECKPOINTS, type ProofMode, type Step } from "./tasks.schema";
-
-export interface StepRow {
-  id: string;
-  task_id: string;
-  parent_step_id: string | null;
-  ordinal: number;
-  path: string;
-  title: string;
-  next_action: string | null;
-  stop_criteria: string | null;
-  success_criteria_json: string;
-  tests_json: string;
-  blockers_json: string;
-  completed: number;
-  completed_at_ms: number | null;
-  blocked: number;
-  block_reason: string | null;
-  criteria_confirmed: number;
-  tests_confirmed: number;
-  security_confirmed: number;
-  perf_confirmed: number;
-  docs_confirmed: number;
-  proof_tests_mode: ProofMode;
-  proof_security_mode: ProofMode;
-  proof_perf_mode: ProofMode;
-  proof_docs_mode: ProofMode;
-  created_at_ms: number;
-  updated_at_ms: number;
-}
-
-/** Steps of one task at most (a task is a unit of work, not a backlog). */
-export const MAX_STEPS_PER_TASK = 1_000;
-
-const STEP_COLUMNS =
-  "id, task_id, parent_step_id, ordinal, path, title, next_action, stop_criteria, success_criteria_json, tests_json, blockers_json, completed, completed_at_ms, blocked, block_reason, criteria_confirmed, tests_confirmed, security_confirmed, perf_confirmed, docs_confirmed, proof_tests_mode, proof_security_mode, proof_perf_mode, proof_docs_mode, created_at_ms, updated_at_ms";
+import { CHECKPOINTS, type NewStep, PROOF_CHECKPOINTS, type Step } from "./tasks.schema";
 
 function stepId(n: number): string {
   return `STEP-${n.toString(16).toUpperCase().padStart(8, "0")}`;
@@ -53,43 +19,6 @@ function stepId(n: number): string {
 function blockerList(blockers: string[] | undefined): string[] {
   const list = blockers ?? [];
   return list.length === 1 && list[0]?.trim().toLowerCase() === "none" ? [] : list;
-}
-
-export function stepsOf(db: Db, taskId: string): StepRow[] {
-  return db.all<StepRow & Record<string, string | number | null>>(
-    `SELECT ${STEP_COLUMNS} FROM steps WHERE task_id = ? ORDER BY path LIMIT ${MAX_STEPS_PER_TASK}`,
-    taskId,
-  );
-}
-
-/** Steps in tree order: a parent before its children, siblings by ordinal. */
-export function orderedSteps(db: Db, taskId: string): StepRow[] {
-  const rows = stepsOf(db, taskId);
-  const key = (path: string) => path.split(".").map((part) => Number(part.slice(2)));
-  return rows.sort((a, b) => {
-    const ka = key(a.path);
-    const kb = key(b.path);
-    for (let i = 0; i < Math.min(ka.length, kb.length); i++) if (ka[i] !== kb[i]) return (ka[i] ?? 0) - (kb[i] ?? 0);
-    return ka.length - kb.length;
-  });
-}
-
-export function findStep(db: Db, taskId: string, selector: { id?: string | undefined; path?: string | undefined }): StepRow | undefined {
-  if (selector.id !== undefined) {
-    return db.one<StepRow & Record<string, string | number | null>>(
-      `SELECT ${STEP_COLUMNS} FROM steps WHERE id = ? AND task_id = ?`,
-      selector.id,
-      taskId,
-    );
-  }
-  if (selector.path !== undefined) {
-    return db.one<StepRow & Record<string, string | number | null>>(
-      `SELECT ${STEP_COLUMNS} FROM steps WHERE task_id = ? AND path = ?`,
-      taskId,
-      selector.path,
-    );
-  }
-  return undefined;
 }
 
 /** Adds steps under `parent` (or at the top), after the existing siblings. */

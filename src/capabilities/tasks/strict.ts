@@ -7,10 +7,12 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
+import { findBranch, sourcesOf } from "../../place/branches.store";
+import { reasoningRef, stepTagOf } from "../../place/targets";
+import type { EntityRow, StepRow } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import type { Warning } from "../../shared/result";
 import { suggest } from "../../shared/suggestion";
-import { findBranch, sourcesOf } from "../branches/branches.store";
 import type { VersionRow } from "../graph/graph.store";
 import { edgesBetween } from "../graph/graph-edges.store";
 import { queryWhere } from "../graph/graph-filters.store";
@@ -19,9 +21,6 @@ import { allOf } from "../think/card-filters.store";
 import { cardWhere } from "../think/cards";
 import { CLOSED_STATUSES } from "../think/engine.model";
 import { emitEvent } from "./ingest";
-import type { StepRow } from "./steps.store";
-import { reasoningRef, stepTagOf } from "./targets";
-import type { EntityRow } from "./tasks.store";
 
 /** Step cards read for the check at most, and pages read to find them (each examines a bounded slice). */
 const MAX_STEP_CARDS = 200;

@@ -5,13 +5,16 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { clearFocus, focusOf, setFocus } from "../../place/focus.store";
+import { planIdSchema, reasoningRefSchema, stepSelectorFields, targetFields, targetSchema } from "../../place/target.schema";
+import { explicitTarget, reasoningRef, resolveStep, resolveTarget } from "../../place/targets";
+import { requireEntity, stepsOf } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import { normalizeTags } from "../graph/graph.schema";
 import { createEntity, finishEntity } from "./entity-writes";
 import { emitEvent, projectEntity, tombstoneEntity, tombstoneSteps } from "./ingest";
 import { requireLeaseFree } from "./leases.store";
-import { deleteStepTree, deleteTask, stepsOf, subtreeOf, toStep } from "./steps.store";
-import { explicitTarget, reasoningRef, resolveStep, resolveTarget } from "./targets";
+import { deleteStepTree, deleteTask, subtreeOf, toStep } from "./steps.store";
 import {
   entitySchema,
   eventSchema,
@@ -20,28 +23,12 @@ import {
   MAX_NEW_STEPS,
   newStepSchema,
   PRIORITIES,
-  planIdSchema,
-  reasoningRefSchema,
   stepSchema,
-  stepSelectorFields,
   type TaskEvent,
   tagsSchema,
-  targetFields,
-  targetSchema,
   titleSchema,
 } from "./tasks.schema";
-import {
-  checkRevision,
-  clearFocus,
-  type EntityChanges,
-  focusOf,
-  requireChanges,
-  requireEntity,
-  setFocus,
-  tasksOfPlan,
-  toEntity,
-  updateEntity,
-} from "./tasks.store";
+import { checkRevision, type EntityChanges, requireChanges, tasksOfPlan, toEntity, updateEntity } from "./tasks.store";
 
 const eventsOutput = z.array(eventSchema);
 

@@ -4,59 +4,19 @@
  * Every function runs inside the caller's transaction; nothing here journals or ingests.
  */
 import type { CommandContext } from "../../commands/context";
+import type { StepRow } from "../../place/targets.store";
+import { ENTITY_COLUMNS, type EntityRow, findEntity } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
-import { suggest } from "../../shared/suggestion";
 import { advance } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
 import { normalizeTags } from "../graph/graph.schema";
-import type { StepRow } from "./steps.store";
-import type { Entity, TaskStatus } from "./tasks.schema";
-
-export interface EntityRow {
-  id: string;
-  kind: "plan" | "task";
-  plan_id: string | null;
-  title: string;
-  description: string | null;
-  context: string | null;
-  contract: string | null;
-  status: TaskStatus;
-  priority: "LOW" | "MEDIUM" | "HIGH";
-  tags_json: string;
-  parked_until_ms: number | null;
-  reasoning_mode: "normal" | "strict";
-  revision: number;
-  created_at_ms: number;
-  updated_at_ms: number;
-  created_by: string;
-}
-
-const ENTITY_COLUMNS =
-  "id, kind, plan_id, title, description, context, contract, status, priority, tags_json, parked_until_ms, reasoning_mode, revision, created_at_ms, updated_at_ms, created_by";
+import type { Entity } from "./tasks.schema";
 
 /** Tasks of one plan at most: a plan's views and deletion read them all. */
 export const MAX_TASKS_PER_PLAN = 1_000;
 
 function entityId(kind: "plan" | "task", n: number): string {
   return `${kind === "plan" ? "PLAN" : "TASK"}-${String(n).padStart(3, "0")}`;
-}
-
-export function findEntity(db: Db, id: string): EntityRow | undefined {
-  return db.one<EntityRow & Record<string, string | number | null>>(`SELECT ${ENTITY_COLUMNS} FROM tasks WHERE id = ?`, id);
-}
-
-export function requireEntity(db: Db, id: string): EntityRow {
-  const row = findEntity(db, id);
-  if (!row) {
-    fail(
-      "UNKNOWN_ID",
-      `No plan or task ${id} in this workspace.`,
-      "List the plans and tasks (tasks.context) and use one of their ids.",
-      { id },
-      [suggest("tasks.context", {}, "List the plans and tasks of this workspace")],
-    );
-  }
-  return row;
 }
 
 export interface NewEntity {
@@ -237,26 +197,6 @@ export function tasksOfPlan(db: Db, planId: string): EntityRow[] {
     `SELECT ${ENTITY_COLUMNS} FROM tasks WHERE plan_id = ? ORDER BY length(id), id LIMIT ${MAX_TASKS_PER_PLAN}`,
     planId,
   );
-}
-
-// ---------------------------------------------------------------------------------------------
-// Focus (per agent)
-
-export function focusOf(db: Db, agentId: string): string | undefined {
-  return db.one<{ target_id: string }>("SELECT target_id FROM focus WHERE agent_id = ?", agentId)?.target_id;
-}
-
-export function setFocus(ctx: CommandContext, targetId: string): void {
-  ctx.db.run(
-    "INSERT INTO focus (agent_id, target_id, set_at_ms) VALUES (?, ?, ?) ON CONFLICT (agent_id) DO UPDATE SET target_id = excluded.target_id, set_at_ms = excluded.set_at_ms",
-    ctx.principal.agent_id,
-    targetId,
-    ctx.nowMs,
-  );
-}
-
-export function clearFocus(ctx: CommandContext): void {
-  ctx.db.run("DELETE FROM focus WHERE agent_id = ?", ctx.principal.agent_id);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,9 @@
  * list of steps (with proof modes where the template demands proof); a plan template is a checklist
  * written into the plan's contract (plans carry no steps).
  */
-import type { NewStep, ProofCheckpoint, ProofMode } from "./tasks.schema";
+
+import type { ProofMode } from "../../place/target.schema";
+import type { NewStep, ProofCheckpoint } from "./tasks.schema";
 
 export interface TemplateStep extends NewStep {
   proof_modes?: Partial<Record<ProofCheckpoint, ProofMode>>;

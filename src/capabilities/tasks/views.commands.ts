@@ -5,13 +5,16 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { focusOf } from "../../place/focus.store";
+import { reasoningRefSchema, TASK_STATUSES, targetFields, targetSchema } from "../../place/target.schema";
+import { explicitTarget, reasoningRef, resolveTarget } from "../../place/targets";
+import type { EntityRow } from "../../place/targets.store";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
 import { pagination, paginationSchema, repairPagination } from "../docs/paging";
 import { radarSchema, radarView } from "./radar";
-import { explicitTarget, reasoningRef, resolveTarget } from "./targets";
 import { eventsAfter } from "./task-events.store";
-import { entitySchema, eventSchema, reasoningRefSchema, stepSchema, TASK_STATUSES, targetFields, targetSchema } from "./tasks.schema";
-import { countEntities, type EntityRow, focusOf, listEntities, toEntity } from "./tasks.store";
+import { entitySchema, eventSchema, stepSchema } from "./tasks.schema";
+import { countEntities, listEntities, toEntity } from "./tasks.store";
 
 export const tasksRadar = defineCommand({
   name: "tasks.radar",

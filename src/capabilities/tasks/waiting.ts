@@ -6,17 +6,17 @@
  * with one bounded read. Read-only.
  */
 import type { CommandContext } from "../../commands/context";
+import type { Branch } from "../../place/branches.store";
+import { DEFAULT_DOCS } from "../../place/documents";
+import { findStep } from "../../place/targets.store";
 import { type Suggestion, suggest } from "../../shared/suggestion";
 import { clip } from "../../shared/text";
-import type { Branch } from "../branches/branches.store";
-import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { firstOpenConflict } from "../graph/conflicts.store";
 import { oldestQueued } from "../jobs/jobs.store";
 import { projectTick, sessionStatus } from "../records/session-select";
 import { countActive, openSessionsOf } from "../records/sessions.store";
 import { checkoutEngine } from "../think/engine.slice";
 import { heldLease } from "./leases.store";
-import { findStep } from "./steps.store";
 
 /** One thing that waits: why it matters (one short line) and the call that takes it up. */
 export interface Wait {

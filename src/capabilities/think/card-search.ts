@@ -4,7 +4,7 @@
  * from the index instead of a bounded scan, with the same page and next-page rule.
  */
 import type { CommandContext } from "../../commands/context";
-import type { Source } from "../branches/branches.store";
+import type { Source } from "../../place/branches.store";
 import type { Where } from "../graph/graph-pages.store";
 import { textSearchPage } from "../graph/graph-text-search.store";
 import { allOf } from "./card-filters.store";

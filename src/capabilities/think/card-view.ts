@@ -1,39 +1,15 @@
 /**
- * How cards are read out: the card shape every tool returns, and one page of the cards a caller may
- * see (card types only; the shared lane and the caller's own unless every lane is asked for), newest
- * first. Every card list — think slices, packs, resume views, the engine — reads through here, so
+ * How cards are read out: one page of the cards a caller may see (card types only; the shared lane and
+ * the caller's own unless every lane is asked for), newest first (the card's shape: graph/card-shape.ts). Every card list — think slices, packs, resume views, the engine — reads through here, so
  * lane visibility and the next-page rule are decided once.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import type { CommandContext } from "../../commands/context";
-import type { Source } from "../branches/branches.store";
-import { nodeSchema } from "../graph/graph.schema";
-import { toNode, type VersionRow } from "../graph/graph.store";
+import type { Source } from "../../place/branches.store";
+import { type Card, cardSchema, toCard } from "../graph/card-shape";
 import { type NodePage, queryPages, type Where } from "../graph/graph-pages.store";
 import { allOf } from "./card-filters.store";
-import { cardWhere, laneOf } from "./cards";
-
-/** A graph node as a card: no tombstone flag (only live cards are shown), its lane spelled out. */
-export const cardSchema = nodeSchema.omit({ deleted: true }).extend({ lane: z.string() });
-
-export function toCard(row: VersionRow) {
-  const node = toNode(row);
-  const { lane: _lane, ...meta } = node.meta ?? {};
-  return {
-    id: node.id,
-    type: node.type,
-    ...(node.title !== undefined ? { title: node.title } : {}),
-    ...(node.text !== undefined ? { text: node.text } : {}),
-    ...(node.status !== undefined ? { status: node.status } : {}),
-    tags: node.tags,
-    lane: laneOf(row),
-    ...(Object.keys(meta).length > 0 ? { meta } : {}),
-    last_seq: node.last_seq,
-    last_ts_ms: node.last_ts_ms,
-  };
-}
-
-export type Card = ReturnType<typeof toCard>;
+import { cardWhere } from "./cards";
 
 export interface CardPage {
   cards: Card[];

@@ -6,8 +6,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { storeContext } from "../../../test/helpers/store-context";
+import { ensureMain, requireBranch } from "../../place/branches.store";
 import { Db } from "../../workspace/db";
-import { ensureMain, requireBranch } from "../branches/branches.store";
 import { cardTarget, commitCard, writeCard } from "./cards";
 import { normalizeCard } from "./cards.parse";
 

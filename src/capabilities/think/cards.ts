@@ -11,12 +11,12 @@
  * show the shared lane and the caller's own unless they ask for every lane.
  */
 import type { CommandContext } from "../../commands/context";
+import { type Branch, type Source, sourcesOf } from "../../place/branches.store";
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
 import { MAX_META_BYTES } from "../../shared/limits";
 import { advance } from "../../workspace/clocks";
 import { linkCardAnchors } from "../anchors/anchor-links.store";
-import { type Branch, type Source, sourcesOf } from "../branches/branches.store";
 import { requireCardCodeRefs } from "../code-refs/code-refs";
 import { appendEntry } from "../docs/docs.store";
 import { edgeKey, isReservedNodeId, MAX_NODE_ID_CHARS, normalizeTags } from "../graph/graph.schema";

@@ -8,14 +8,15 @@
  * answer step-aware (its step's cards first).
  */
 import type { CommandContext } from "../../commands/context";
+import { type Branch, checkoutOf, findBranch, type Source, sourcesOf } from "../../place/branches.store";
+import { DEFAULT_DOCS } from "../../place/documents";
+import { stepFocusTagOf } from "../../place/targets";
 import { suggest } from "../../shared/suggestion";
-import { type Branch, checkoutOf, findBranch, type Source, sourcesOf } from "../branches/branches.store";
-import { DEFAULT_DOCS, type Entry } from "../docs/docs.schema";
+import type { Entry } from "../docs/docs.schema";
 import { readTail } from "../docs/tail";
 import { edgesBetween } from "../graph/graph-edges.store";
 import { queryWhere } from "../graph/graph-filters.store";
 import type { Where } from "../graph/graph-pages.store";
-import { stepFocusTagOf } from "../tasks/targets";
 import { ANY, allOf, BLOCKERS, OPEN, ofType } from "./card-filters.store";
 import { visibleCardPages } from "./card-view";
 import { runEngine } from "./engine";

@@ -5,12 +5,12 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { type Branch, checkoutOf, createBranch, refuseReservedName, requireBranch, setCheckout } from "../../place/branches.store";
 import { newBranchName, summarize } from "../branches/branch-summary";
-import { type Branch, checkoutOf, createBranch, refuseReservedName, requireBranch, setCheckout } from "../branches/branches.store";
-import { writeNote } from "../docs/docs.rules";
 import { branchArg, contentFields, docSchema } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
 import { entryView, entryViewSchema } from "../docs/entry-view";
+import { writeNote } from "../vcs/note-write";
 
 const TEMPLATES = {
   experiment: ["Goal", "Hypothesis", "Plan", "Result"],

@@ -6,10 +6,11 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { branchById, checkoutOf, requireBranch } from "../../place/branches.store";
+import { DEFAULT_DOCS } from "../../place/documents";
 import { fail } from "../../shared/errors";
 import { MAX_MERGE_PAGE } from "../../shared/limits";
-import { branchById, checkoutOf, requireBranch } from "../branches/branches.store";
-import { branchArg, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
+import { branchArg, docSchema } from "../docs/docs.schema";
 import { mergeNotes } from "../docs/notes-merge";
 import { paginationSchema } from "../docs/paging";
 import { DEFAULT_GRAPH_DOC, graphDocSchema, graphMergeFields } from "../graph/graph.schema";

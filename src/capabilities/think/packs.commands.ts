@@ -8,21 +8,23 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
+import { checkoutOf, type Source, sourcesOf } from "../../place/branches.store";
+import { DEFAULT_DOCS } from "../../place/documents";
+import { reasoningScope } from "../../place/scope";
+import { targetSchema } from "../../place/target.schema";
 import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
 import type { Warning } from "../../shared/result";
-import { checkoutOf, type Source, sourcesOf } from "../branches/branches.store";
-import { branchArg, DEFAULT_DOCS, docSchema, ENTRY_KEEP } from "../docs/docs.schema";
+import { branchArg, docSchema, ENTRY_KEEP } from "../docs/docs.schema";
 import { entryViewSchema, pageView } from "../docs/entry-view";
 import { paginationSchema } from "../docs/paging";
 import { readTail } from "../docs/tail";
+import { type Card, cardSchema } from "../graph/card-shape";
 import { GRAPH_KEEP } from "../graph/graph.schema";
 import type { Where } from "../graph/graph-pages.store";
-import { reasoningScope } from "../tasks/scope";
-import { targetSchema } from "../tasks/tasks.schema";
 import { ANY, BLOCKERS, ofType } from "./card-filters.store";
-import { type Card, cardEntryHeldBy, cardMentionSchema, cardSchema, mentionsOf, visibleCardPages, visibleCards } from "./card-view";
+import { cardEntryHeldBy, cardMentionSchema, mentionsOf, visibleCardPages, visibleCards } from "./card-view";
 import { engineSchema } from "./engine.schema";
 import { engineAnswer } from "./engine.slice";
 

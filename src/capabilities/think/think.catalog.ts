@@ -1,5 +1,6 @@
 /** The think capability's commands (cards, context, query, links, pins, publish), in catalog order. */
 
+import { anchorMacroNote } from "./anchor-note.commands";
 import { THINK_ADD_COMMANDS, thinkCard } from "./card-write.commands";
 import { macroBranchNote } from "./idea-branch.commands";
 import { ideaBranchMerge } from "./idea-merge.commands";
@@ -46,3 +47,6 @@ export const THINK_COMMANDS = [
  * where the daily toolset and the reference have always shown them.
  */
 export const IDEA_BRANCH_COMMANDS = [macroBranchNote, ideaBranchMerge];
+
+/** `think.macro.anchor.note`: listed in the catalog after the anchor commands, where it has always been shown. */
+export const ANCHOR_NOTE_COMMANDS = [anchorMacroNote];

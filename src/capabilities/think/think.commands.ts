@@ -7,19 +7,20 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { DEFAULT_DOCS } from "../../place/documents";
 import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT, MAX_TITLE_CHARS } from "../../shared/limits";
-import { writeNote } from "../docs/docs.rules";
-import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { pagination, paginationSchema, repairPagination } from "../docs/paging";
+import { cardSchema } from "../graph/card-shape";
 import { GRAPH_KEEP, MAX_NODE_TEXT_CHARS, nodeIdSchema } from "../graph/graph.schema";
 import { toNode } from "../graph/graph.store";
 import { queryWhere } from "../graph/graph-filters.store";
 import { usesTextIndex } from "../graph/graph-text-search.store";
+import { writeNote } from "../vcs/note-write";
 import { ANY } from "./card-filters.store";
 import { cardOutput, cardStatus, cardTags, parseCard } from "./card-io";
 import { searchedCards } from "./card-search";
-import { type CardPage, cardSchema, visibleCards } from "./card-view";
+import { type CardPage, visibleCards } from "./card-view";
 import { commitCard, linkCards, requireCard, requireOwnCard, requireWritableLane, rewriteCard } from "./cards";
 import { CARD_TYPES, type CardInput, isCardType } from "./cards.parse";
 import { readScopeFields, scopeFields, type ThinkScope, thinkScope } from "./think.scope";

@@ -6,11 +6,12 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
+import { DEFAULT_DOCS } from "../../place/documents";
+import { reasoningScope } from "../../place/scope";
+import { targetSchema } from "../../place/target.schema";
+import { stepFocusTagOf } from "../../place/targets";
 import { fail } from "../../shared/errors";
-import { branchArg, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
-import { reasoningScope } from "../tasks/scope";
-import { stepFocusTagOf } from "../tasks/targets";
-import { targetSchema } from "../tasks/tasks.schema";
+import { branchArg, docSchema } from "../docs/docs.schema";
 import { type CardTarget, cardTarget } from "./cards";
 
 export const scopeFields = {

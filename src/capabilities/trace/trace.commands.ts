@@ -11,15 +11,15 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
+import { type Branch, sourcesOf } from "../../place/branches.store";
+import { DEFAULT_DOCS } from "../../place/documents";
+import { reasoningScope, refuseDocWithTarget } from "../../place/scope";
+import type { TargetArg } from "../../place/target.schema";
 import { fail } from "../../shared/errors";
-import { type Branch, sourcesOf } from "../branches/branches.store";
-import { writeNote } from "../docs/docs.rules";
-import { DEFAULT_DOCS } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
 import { entryView, entryViewSchema } from "../docs/entry-view";
 import { cursorSchema, paginationSchema, repairPagination, tailPagination } from "../docs/paging";
-import { reasoningScope, refuseDocWithTarget } from "../tasks/scope";
-import type { TargetArg } from "../tasks/tasks.schema";
+import { writeNote } from "../vcs/note-write";
 import { compactPage, sequenceHeads, validationWindow } from "./trace.reads";
 import { numberStep, sequencesNeeded, validateTrace } from "./trace.rules";
 import {

@@ -3,8 +3,9 @@
  * views (no SQL of its own): the last number of sequences (a lookback of at most SEQUENCE_LOOKBACK
  * entries, read without content), a validation window, and compact entries for hydration.
  */
+
+import type { Source } from "../../place/branches.store";
 import type { Db } from "../../workspace/db";
-import type { Source } from "../branches/branches.store";
 import type { EntryRow } from "../docs/docs.store";
 import { viewPage } from "../docs/docs.store";
 import type { SequenceLast, TraceRow } from "./trace.rules";

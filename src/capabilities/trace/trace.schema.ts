@@ -5,9 +5,9 @@
  * they live beside the schemas that use them; each says why it has its value.
  */
 import { z } from "zod";
+import { targetSchema } from "../../place/target.schema";
 import { DEFAULT_PAGE_LIMIT, MAX_CONTENT_BYTES, MAX_PAGE_LIMIT, MAX_TITLE_CHARS } from "../../shared/limits";
 import { branchArg, docSchema } from "../docs/docs.schema";
-import { targetSchema } from "../tasks/tasks.schema";
 
 /** Hydrate previews: enough to recognise a step; a default page of 20 stays near the 6k portal budget. */
 export const TRACE_PREVIEW_CHARS = 280;

@@ -7,14 +7,15 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
+import { type Branch, branchById, branchExists, sourcesOf } from "../../place/branches.store";
+import { targetBranch } from "../../place/scope";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, DEFAULT_PAGE_LIMIT, MAX_LIST_LIMIT, MAX_PAGE_LIMIT, MAX_TITLE_CHARS } from "../../shared/limits";
 import { nameSchema } from "../../shared/names";
 import { suggest } from "../../shared/suggestion";
-import { type Branch, branchById, branchExists, sourcesOf } from "../branches/branches.store";
-import { targetBranch, writeNote } from "../docs/docs.rules";
 import { branchArg, contentFields, docSchema } from "../docs/docs.schema";
 import { type EntryRow, entryBySeq, inView, namer, notesPage } from "../docs/docs.store";
+import { writeNote } from "./note-write";
 import { deleteTag, findTag, headOf, insertTag, logRef, reflogPage, setHead, tagPage } from "./vcs.store";
 
 const PREVIEW_CHARS = 160;

@@ -3,9 +3,9 @@
  * tags (named seq pointers) and the reflog of their movements. Effective views ignore all of it.
  */
 import type { CommandContext } from "../../commands/context";
+import type { Branch } from "../../place/branches.store";
 import { read } from "../../workspace/clocks";
 import type { Db } from "../../workspace/db";
-import type { Branch } from "../branches/branches.store";
 
 export interface Tag {
   name: string;

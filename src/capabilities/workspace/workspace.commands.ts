@@ -10,12 +10,13 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
+import { createBranch, refuseReservedName, requireBranch, sourcesOf } from "../../place/branches.store";
+import { DEFAULT_DOCS } from "../../place/documents";
 import { CommandError, fail } from "../../shared/errors";
 import { nameSchema } from "../../shared/names";
 import { advance } from "../../workspace/clocks";
-import { createBranch, refuseReservedName, requireBranch, sourcesOf } from "../branches/branches.store";
 import { checkContentSize } from "../docs/docs.rules";
-import { branchArg, contentFields, DEFAULT_DOCS, docSchema } from "../docs/docs.schema";
+import { branchArg, contentFields, docSchema } from "../docs/docs.schema";
 import { appendEntry } from "../docs/docs.store";
 import { DEFAULT_GRAPH_DOC, graphDocSchema, graphOpSchema, MAX_GRAPH_OPS } from "../graph/graph.schema";
 import { type AppliedCounts, applyOp } from "../graph/graph-apply";

@@ -9,7 +9,7 @@
  *   a:<slug>                                an anchor (slug: lowercase letters, digits, dashes, ≤ 64)
  *   code:<path>#L<a>-L<b>[@sha256:<hex64>]  a slice of a repo file (1-based inclusive, ≤ 240 lines)
  */
-import { anchorId, anchorProblem, suggestSlug } from "../knowledge/slugs";
+import { anchorId, anchorProblem, suggestSlug } from "./slugs";
 
 /** The grammar, as told to callers in descriptions and recovery hints. */
 export const REF_GRAMMAR =

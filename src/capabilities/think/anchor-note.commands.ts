@@ -6,20 +6,20 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
+import { resolveStep, stepTagOf } from "../../place/targets";
+import { requireEntity } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import { MAX_TITLE_CHARS } from "../../shared/limits";
+import { anchorId } from "../../shared/slugs";
+import { declareAliases } from "../anchors/anchor-input";
+import { ANCHOR_KINDS, anchorArg, DEFAULT_KIND, MAX_RELATIONS } from "../anchors/anchors.schema";
+import { registerAnchor, resolveAnchor } from "../anchors/anchors.store";
+import { CANON_TAG, DRAFT_TAG, PINNED_TAG } from "../anchors/canon";
+import { ALIAS_RESOLVED, requireAnchorSlug } from "../anchors/snapshot";
 import { MAX_NODE_TEXT_CHARS, normalizeTags } from "../graph/graph.schema";
-import { anchorId } from "../knowledge/slugs";
-import { resolveStep, stepTagOf } from "../tasks/targets";
-import { requireEntity } from "../tasks/tasks.store";
-import { writeCard } from "../think/cards";
-import { CARD_TYPES } from "../think/cards.parse";
-import { scopeFields, thinkScope } from "../think/think.scope";
-import { declareAliases } from "./anchor-input";
-import { ANCHOR_KINDS, anchorArg, DEFAULT_KIND, MAX_RELATIONS } from "./anchors.schema";
-import { registerAnchor, resolveAnchor } from "./anchors.store";
-import { CANON_TAG, DRAFT_TAG, PINNED_TAG } from "./canon";
-import { ALIAS_RESOLVED, requireAnchorSlug } from "./snapshot";
+import { writeCard } from "./cards";
+import { CARD_TYPES } from "./cards.parse";
+import { scopeFields, thinkScope } from "./think.scope";
 
 export const anchorMacroNote = defineCommand({
   name: "think.macro.anchor.note",

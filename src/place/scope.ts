@@ -8,14 +8,15 @@
  * a focus, a note and a card given no place land in different branches; `landingOf` states both, and
  * every answer that says "where" reports it (docs/portals.md, "Where writes land").
  */
-import type { CommandContext } from "../../commands/context";
-import { fail } from "../../shared/errors";
-import { type Branch, checkoutOf, requireBranch } from "../branches/branches.store";
-import { targetBranch } from "../docs/docs.rules";
-import { DEFAULT_DOCS } from "../docs/docs.schema";
+import type { CommandContext } from "../commands/context";
+import { fail } from "../shared/errors";
+import { type Branch, checkoutOf, requireBranch } from "./branches.store";
+
+import { DEFAULT_DOCS } from "./documents";
+import { focusOf } from "./focus.store";
+import type { ReasoningRef, TargetArg } from "./target.schema";
 import { canonicalBranch, explicitTarget, reasoningRef } from "./targets";
-import type { ReasoningRef, TargetArg } from "./tasks.schema";
-import { focusOf, requireEntity } from "./tasks.store";
+import { requireEntity } from "./targets.store";
 
 export interface Scope {
   branch: Branch;
@@ -87,4 +88,9 @@ export function landingOf(
       : { branch: checkout, doc: DEFAULT_DOCS.notes, by: "checkout" },
     cards: { branch: checkout, doc: DEFAULT_DOCS.graph, by: "checkout" },
   };
+}
+
+/** The branch a call names, else the caller's checkout: where a call given no target acts. */
+export function targetBranch(ctx: CommandContext, name: string | undefined): Branch {
+  return name === undefined ? checkoutOf(ctx.db, ctx.principal.agent_id) : requireBranch(ctx.db, name);
 }

@@ -1,7 +1,7 @@
 // Unit: the ref grammar of `open` — every kind, precedence between forms, and malformed code and anchor refs.
 import { describe, expect, it } from "vitest";
-import { suggestSlug } from "../knowledge/slugs";
 import { parseRef } from "./refs";
+import { suggestSlug } from "./slugs";
 
 const SHA = "ab".repeat(32);
 

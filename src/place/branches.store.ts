@@ -4,13 +4,13 @@
  * branch itself plus each ancestor up to the smallest cutoff on the path (depth ≤ 32, cycles refused).
  * Checkout is per agent, falling back to `main`.
  */
-import type { CommandContext } from "../../commands/context";
-import type { WriteGuard } from "../../commands/workspace-hooks";
-import { fail } from "../../shared/errors";
-import { DEFAULT_LIST_LIMIT, MAX_BRANCH_DEPTH } from "../../shared/limits";
-import { suggest } from "../../shared/suggestion";
-import { advance, read } from "../../workspace/clocks";
-import type { Db } from "../../workspace/db";
+import type { CommandContext } from "../commands/context";
+import type { WriteGuard } from "../commands/workspace-hooks";
+import { fail } from "../shared/errors";
+import { DEFAULT_LIST_LIMIT, MAX_BRANCH_DEPTH } from "../shared/limits";
+import { suggest } from "../shared/suggestion";
+import { advance, read } from "../workspace/clocks";
+import type { Db } from "../workspace/db";
 
 export const MAIN = "main";
 

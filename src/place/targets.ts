@@ -8,15 +8,15 @@
  *   task mutation creates the branch (a root branch: no base).
  * - Step selectors: `step_id`, `path`, or `"focus"` (the first open step in tree order).
  */
-import type { CommandContext } from "../../commands/context";
-import { fail } from "../../shared/errors";
-import { suggest } from "../../shared/suggestion";
-import type { Db } from "../../workspace/db";
-import { type Branch, createRootBranch, findBranch } from "../branches/branches.store";
-import { DEFAULT_DOCS } from "../docs/docs.schema";
-import { findStep, orderedSteps, type StepRow } from "./steps.store";
-import type { ReasoningRef, TargetArg } from "./tasks.schema";
-import { type EntityRow, findEntity, focusOf, requireEntity } from "./tasks.store";
+import type { CommandContext } from "../commands/context";
+import { fail } from "../shared/errors";
+import { suggest } from "../shared/suggestion";
+import type { Db } from "../workspace/db";
+import { type Branch, createRootBranch, findBranch } from "./branches.store";
+import { DEFAULT_DOCS } from "./documents";
+import { focusOf } from "./focus.store";
+import type { ReasoningRef, TargetArg } from "./target.schema";
+import { type EntityRow, findEntity, findStep, orderedSteps, requireEntity, type StepRow } from "./targets.store";
 
 export interface TargetArgs {
   target?: TargetArg | undefined;

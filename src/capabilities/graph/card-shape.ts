@@ -1,0 +1,31 @@
+/**
+ * A graph node as a card: the shape every card read returns (think slices and packs, resume views,
+ * anchor snapshots, knowledge), with no tombstone flag (only live cards are shown) and its lane
+ * spelled out. Which cards a caller may see is think's (`think/card-view.ts`).
+ */
+import { z } from "zod";
+import { nodeSchema } from "./graph.schema";
+import { toNode, type VersionRow } from "./graph.store";
+import { laneOf } from "./lanes";
+
+/** A graph node as a card: no tombstone flag (only live cards are shown), its lane spelled out. */
+export const cardSchema = nodeSchema.omit({ deleted: true }).extend({ lane: z.string() });
+
+export function toCard(row: VersionRow) {
+  const node = toNode(row);
+  const { lane: _lane, ...meta } = node.meta ?? {};
+  return {
+    id: node.id,
+    type: node.type,
+    ...(node.title !== undefined ? { title: node.title } : {}),
+    ...(node.text !== undefined ? { text: node.text } : {}),
+    ...(node.status !== undefined ? { status: node.status } : {}),
+    tags: node.tags,
+    lane: laneOf(row),
+    ...(Object.keys(meta).length > 0 ? { meta } : {}),
+    last_seq: node.last_seq,
+    last_ts_ms: node.last_ts_ms,
+  };
+}
+
+export type Card = ReturnType<typeof toCard>;
