@@ -15,7 +15,7 @@ import { deleteBranchGraph } from "../capabilities/graph/graph.store";
 import { JOB_COMMANDS } from "../capabilities/jobs/jobs.catalog";
 import { KNOWLEDGE_COMMANDS } from "../capabilities/knowledge/knowledge.catalog";
 import { OPEN_COMMANDS } from "../capabilities/open/open.catalog";
-import { PROJECT_COMMANDS } from "../capabilities/projects/projects.catalog";
+import { PROJECT_COMMANDS, PROJECT_OVERVIEW_COMMANDS } from "../capabilities/projects/projects.catalog";
 import { RECORD_COMMANDS, recordSyncSummary } from "../capabilities/records/records.catalog";
 import { SYSTEM_COMMANDS } from "../capabilities/system/system.catalog";
 import { focusCapsule } from "../capabilities/tasks/capsule";
@@ -50,6 +50,7 @@ export const COMMANDS: readonly Command[] = [
   ...WORKSPACE_COMMANDS,
   ...OPEN_COMMANDS,
   ...PROJECT_COMMANDS,
+  ...PROJECT_OVERVIEW_COMMANDS,
   ...RECORD_COMMANDS,
 ];
 

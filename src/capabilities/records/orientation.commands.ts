@@ -1,141 +1,36 @@
 /**
- * Orientation reads (seed 004 "Orientation Commands"; no activation needed, no side effects):
- * `records.project.overview` (get_project_overview: tick, open sessions, roots, OPEN and LATER
- * records, recent activity), `records.search` (search_records: FTS5, escaped, an absolute relevance,
+ * Orientation reads (seed 004 "Orientation Commands"; no activation needed, no side effects; the
+ * project overview is the projects capability's): `records.search` (search_records: FTS5, escaped, an absolute relevance,
  * ties by bm25, and a snippet), `records.list` (list_records: tree order, filters, depth, paged) and
  * `records.get_ref` (get_record_ref). Every list is bounded and trimmed to the read budget.
  */
 import { z } from "zod";
-import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { keyedPageRepair, keyedPaginationSchema } from "../../shared/keyed-page";
-import { getMeta } from "../../workspace/meta";
-import { listActivity } from "./activity.store";
 import {
-  activityEntrySchema,
   DEFAULT_LIST_RECORDS,
-  DEFAULT_OVERVIEW_ITEMS,
   DEFAULT_SEARCH_LIMIT,
   MAX_COUNTED_MATCHES,
-  MAX_COUNTED_RECORDS,
   MAX_LIST_RECORDS,
-  MAX_LISTED_SESSIONS,
-  MAX_OVERVIEW_ITEMS,
   MAX_RANKED_MATCHES,
   MAX_RECORD_DEPTH,
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_QUERY_CHARS,
-  OVERVIEW_ACTIVITY,
   projectIdField,
   recordIdSchema,
   recordRefSchema,
   recordTypeSchema,
   stateSchema,
 } from "./records.schema";
-import { countBy, findRef, type ListFilter, listRefs, type RefRow, refsBy, requireRecord, toRef } from "./records.store";
+import { findRef, type ListFilter, listRefs, type RefRow, requireRecord, toRef } from "./records.store";
 import { searchRecords } from "./search.store";
 import { ftsQuery, searchWords } from "./search-query";
 import { phrasesOf } from "./search-relevance";
-import { projectTick, sessionStatus } from "./session-select";
-import { activeRecordIdsOf, countOpenSessions, openSessions } from "./sessions.store";
 
 const statesFilter = z.array(stateSchema).max(4).optional().describe("Only records in these states.");
 const typesFilter = z.array(recordTypeSchema).max(20).optional().describe("Only records of these types.");
-
-/**
- * The project this workspace is. The Directory (projects) owns names and descriptions, which the Worker
- * hands in (`needsProject`); without a Directory row the workspace knows only its own name, the id.
- */
-function projectOf(ctx: CommandContext): { id: string; name: string; description: string } {
-  if (ctx.project !== undefined) return { id: ctx.workspace, ...ctx.project };
-  const name = getMeta(ctx.db, "name") ?? ctx.workspace;
-  return { id: ctx.workspace, name, description: "" };
-}
-
-const overviewSessionSchema = z.object({
-  id: z.string(),
-  agent_id: z.string(),
-  status: z.enum(["active", "stale"]),
-  active_records: z.array(z.string()),
-  last_sync_tick: z.number(),
-  tick_gap: z.number(),
-  parent_session: z.string().optional(),
-});
-
-/** Active records shown per session in the overview. */
-const OVERVIEW_ACTIVE_PER_SESSION = 20;
-
-export const recordsOverview = defineCommand({
-  name: "records.project.overview",
-  tool: "get_project_overview",
-  needsProject: true,
-  title: "Project overview",
-  description: `Start of every chat: the project's tick, open sessions (with their active records and tick gap), root records, OPEN records and LATER records (refs, at most limit each, default ${DEFAULT_OVERVIEW_ITEMS}, with totals), and the ${OVERVIEW_ACTIVITY} latest activity entries. Then activate the record to continue, or create_record a new topic.`,
-  kind: "read",
-  input: {
-    limit: z.number().int().min(1).max(MAX_OVERVIEW_ITEMS).default(DEFAULT_OVERVIEW_ITEMS).describe("Refs per list."),
-    ...projectIdField,
-  },
-  output: {
-    project: z.object({ id: z.string(), name: z.string(), description: z.string(), tick: z.number() }),
-    open_sessions: z.array(overviewSessionSchema),
-    open_sessions_total: z.number(),
-    root_records: z.array(recordRefSchema),
-    root_records_total: z.number(),
-    open_records: z.array(recordRefSchema),
-    open_records_total: z.number(),
-    later_records: z.array(recordRefSchema),
-    later_records_total: z.number(),
-    recent_activity: z.array(activityEntrySchema),
-    totals_capped: z.boolean().describe(`A total stopped at ${MAX_COUNTED_RECORDS}.`),
-  },
-  budget: {
-    lists: ["recent_activity", "later_records", "root_records", "open_records", "open_sessions"],
-    keep: ["id", "state", "type", "at_tick", "tick_gap"],
-    trimFromEnd: true,
-  },
-  handler: (ctx, args) => {
-    const tick = projectTick(ctx);
-    const sessions = openSessions(ctx.db, MAX_LISTED_SESSIONS).slice(0, MAX_LISTED_SESSIONS);
-    const active = activeRecordIdsOf(
-      ctx.db,
-      sessions.map((session) => session.id),
-      OVERVIEW_ACTIVE_PER_SESSION,
-    );
-    const list = (which: Parameters<typeof refsBy>[1]) => refsBy(ctx.db, which, args.limit).slice(0, args.limit).map(toRef);
-    const count = (which: Parameters<typeof countBy>[1]) => countBy(ctx.db, which, MAX_COUNTED_RECORDS);
-    const totals = {
-      open_sessions_total: countOpenSessions(ctx.db, MAX_COUNTED_RECORDS),
-      root_records_total: count({ roots: true }),
-      open_records_total: count({ state: "OPEN" }),
-      later_records_total: count({ state: "LATER" }),
-    };
-    const capped = Object.values(totals).some((n) => n > MAX_COUNTED_RECORDS);
-    return {
-      project: { ...projectOf(ctx), tick },
-      open_sessions: sessions.map((session) => ({
-        id: session.id,
-        agent_id: session.agent_id,
-        status: sessionStatus(session, tick) === "stale" ? ("stale" as const) : ("active" as const),
-        active_records: active.get(session.id) ?? [],
-        last_sync_tick: session.last_sync_tick,
-        tick_gap: tick - session.last_sync_tick,
-        ...(session.parent_session ? { parent_session: session.parent_session } : {}),
-      })),
-      open_sessions_total: Math.min(totals.open_sessions_total, MAX_COUNTED_RECORDS),
-      root_records: list({ roots: true }),
-      root_records_total: Math.min(totals.root_records_total, MAX_COUNTED_RECORDS),
-      open_records: list({ state: "OPEN" }),
-      open_records_total: Math.min(totals.open_records_total, MAX_COUNTED_RECORDS),
-      later_records: list({ state: "LATER" }),
-      later_records_total: Math.min(totals.later_records_total, MAX_COUNTED_RECORDS),
-      recent_activity: listActivity(ctx.db, {}, OVERVIEW_ACTIVITY).slice(0, OVERVIEW_ACTIVITY),
-      totals_capped: capped,
-    };
-  },
-});
 
 export const recordsSearch = defineCommand({
   name: "records.search",
