@@ -42,10 +42,6 @@ const RANK_RULES = folders.map((name) => {
   };
 });
 
-/** The files of src/commands/ that capabilities build on: the command types, the context, the hooks' types, the portal table. */
-const COMMAND_KERNEL = "^src/commands/(registry|context|workspace-hooks|portal-table)\\.ts$";
-/** The hosts of the workspace: they run commands, so they sit above the capabilities. */
-const WORKSPACE_HOSTS = "^src/workspace/(execute|workspace-object)\\.ts$";
 /** The libraries that speak MCP, OAuth or HTTP routing. */
 const PROTOCOL_LIBRARIES = "node_modules/(@modelcontextprotocol|agents|@cloudflare/workers-oauth-provider)/";
 
@@ -67,7 +63,7 @@ module.exports = {
     },
     {
       name: "nothing-below-the-worker-imports-it",
-      comment: "The Worker is the top layer: move what others need into src/shared/ or src/commands/.",
+      comment: "The Worker is the top layer: move what others need into src/shared/, src/commands/ or src/catalog/.",
       severity: "error",
       from: { path: "^src/", pathNot: "^src/worker/" },
       to: { path: "^src/worker/" },
@@ -82,10 +78,10 @@ module.exports = {
     {
       name: "the-core-knows-no-capability",
       comment:
-        "The workspace, the Directory, the Worker and the command kernel learn what they need from command metadata and the hooks the catalog seam (src/commands/catalog.ts) registers.",
+        "The storage kernel, the Directory, the hosts, the Worker, the command kernel and the catalog's derived tables learn what they need from command metadata and the hooks the catalog (src/catalog/catalog.ts) registers.",
       severity: "error",
-      from: { path: "^src/(workspace|directory|worker|shared|commands)/", pathNot: "^src/commands/catalog\\.ts$" },
-      to: { path: "^src/capabilities/" },
+      from: { path: "^src/(storage|directory|hosts|worker|shared|commands|catalog)/", pathNot: "^src/catalog/catalog\\.ts$" },
+      to: { path: "^src/(capabilities|place)/" },
     },
     {
       name: "the-place-knows-no-capability",
@@ -96,39 +92,61 @@ module.exports = {
       to: { path: "^src/(capabilities|directory)/" },
     },
     {
-      name: "capabilities-build-on-the-command-kernel",
-      comment:
-        "A capability imports from src/commands/ only the command types, the context, the hooks' types and the portal table; the catalog and what is derived from it reach it through its context.",
+      name: "the-command-kernel-stays-below-the-catalog",
+      comment: "src/commands/ holds the command types, the context, the hooks' types and the portal table: what capabilities build on, below them and the catalog.",
       severity: "error",
-      from: { path: "^src/(capabilities|place)/" },
-      to: { path: "^src/commands/", pathNot: COMMAND_KERNEL },
+      from: { path: "^src/commands/" },
+      to: { path: "^src/(catalog|place|capabilities)/" },
     },
     {
-      name: "capabilities-build-on-the-storage-kernel",
-      comment: "A capability uses the workspace's storage (db, clocks, journal, meta), never the object or the executor that run it.",
+      name: "capabilities-build-on-the-command-kernel",
+      comment:
+        "A capability (or the place module) imports the command kernel, src/commands/, never the catalog: the catalog and what is derived from it reach a command through its context.",
       severity: "error",
-      from: { path: "^src/(capabilities|place|commands|directory)/" },
-      to: { path: WORKSPACE_HOSTS },
+      from: { path: "^src/(capabilities|place)/" },
+      to: { path: "^src/catalog/" },
+    },
+    {
+      name: "only-the-worker-knows-the-hosts",
+      comment:
+        "The Durable Objects and the executor (src/hosts/) run commands: everything they run sits below them, and only the Worker calls them.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(hosts|worker)/" },
+      to: { path: "^src/hosts/" },
     },
     {
       name: "the-objects-talk-through-an-interface",
-      comment: "The workspace and the Directory share src/shared/workspace-summary.ts and the Directory's interfaces, not each other's objects.",
+      comment: "The workspace and the Directory share src/shared/workspace-summary.ts and the Directory's interfaces (src/directory/), not each other's modules.",
       severity: "error",
-      from: { path: "^src/(workspace|place|capabilities|commands)/" },
-      to: { path: "^src/directory/directory-object\\.ts$" },
+      from: { path: "^src/hosts/workspace/" },
+      to: { path: "^src/hosts/directory/" },
+    },
+    {
+      name: "the-directory-object-runs-no-workspace-code",
+      comment: "The Directory object reaches a workspace through the Worker's calls, never through the workspace object's modules.",
+      severity: "error",
+      from: { path: "^src/hosts/directory/" },
+      to: { path: "^src/hosts/workspace/" },
     },
     {
       name: "the-storage-kernel-stays-below-the-commands",
-      comment: "db, clocks, journal, meta, migrations and idempotency know no command, capability or Directory.",
+      comment: "db, clocks, journal, meta, migrations and idempotency know no command, capability, Directory or host.",
       severity: "error",
-      from: { path: "^src/workspace/", pathNot: WORKSPACE_HOSTS },
-      to: { path: "^src/(commands|place|capabilities|directory)/" },
+      from: { path: "^src/storage/" },
+      to: { path: "^src/(commands|catalog|place|capabilities|directory|hosts)/" },
+    },
+    {
+      name: "the-directory-contract-stays-below-the-commands",
+      comment: "src/directory/ is what the Directory offers commands (its interface, project ids, limits): it imports only src/shared/.",
+      severity: "error",
+      from: { path: "^src/directory/" },
+      to: { path: "^src/", pathNot: "^src/(directory|shared)/" },
     },
     {
       name: "sql-files-belong-to-the-migration-lists",
       comment: "Schema lives in migrations/*.sql, read only by the migration lists of the two objects.",
       severity: "error",
-      from: { pathNot: "^src/(workspace/migrations|directory/directory-object)\\.ts$" },
+      from: { pathNot: "^src/(storage/migrations|hosts/directory/directory-object)\\.ts$" },
       to: { path: "\\.sql$" },
     },
     {

@@ -12,9 +12,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const target = join(root, "docs", "commands.md");
 
 const entry = `
-export { renderCommandReference } from "./src/commands/reference.ts";
-export { definingFiles } from "./src/commands/defining-files.ts";
-export { COMMANDS } from "./src/commands/catalog.ts";
+export { renderCommandReference } from "./src/catalog/reference.ts";
+export { definingFiles } from "./src/catalog/defining-files.ts";
+export { COMMANDS } from "./src/catalog/catalog.ts";
 export { DEFAULT_SURFACE, SURFACE_NAMES, toolsOf } from "./src/worker/surfaces/surfaces.ts";
 `;
 

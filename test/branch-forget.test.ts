@@ -5,7 +5,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { Db } from "../src/workspace/db";
+import { Db } from "../src/storage/db";
 import { ok } from "./helpers/mcp";
 
 /** Tables that keep rows by branch, with the column that names it. */

@@ -8,8 +8,8 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "../src/commands/catalog";
-import { exampleArgsOf } from "../src/commands/command-facts";
+import { COMMANDS } from "../src/catalog/catalog";
+import { exampleArgsOf } from "../src/catalog/command-facts";
 import { MIN_BUDGET_CHARS, MIN_BUDGET_LINES } from "../src/shared/limits";
 import { callTool, ok } from "./helpers/mcp";
 

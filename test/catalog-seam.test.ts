@@ -5,9 +5,9 @@
 // endpoint by the writes, export/import, redaction and records tests.
 
 import { describe, expect, it } from "vitest";
-import { COMMANDS, findCommand, WORKSPACE_HOOKS } from "../src/commands/catalog";
+import { COMMANDS, findCommand, WORKSPACE_HOOKS } from "../src/catalog/catalog";
+import { WELL_KNOWN, type WellKnownRole, wellKnown } from "../src/catalog/well-known";
 import type { WorkspaceCommand } from "../src/commands/registry";
-import { WELL_KNOWN, type WellKnownRole, wellKnown } from "../src/commands/well-known";
 
 function workspaceCommand(name: string): WorkspaceCommand {
   const command = findCommand(name);

@@ -6,9 +6,9 @@ import { z } from "zod";
 // Vite's `?raw` import works in the workers pool; the type checker needs a `*.md?raw` module
 // declaration, which this project does not have yet (remove this directive once it does).
 import committed from "../docs/commands.md?raw";
-import { COMMANDS, findCommand, namesOf } from "../src/commands/catalog";
-import { definingFiles } from "../src/commands/defining-files";
-import { renderCommandReference } from "../src/commands/reference";
+import { COMMANDS, findCommand, namesOf } from "../src/catalog/catalog";
+import { definingFiles } from "../src/catalog/defining-files";
+import { renderCommandReference } from "../src/catalog/reference";
 import { DEFAULT_SURFACE, SURFACE_NAMES, toolsOf } from "../src/worker/surfaces/surfaces";
 import { ok, rpc } from "./helpers/mcp";
 

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { codeOpenStubs, openCodeRef } from "../src/capabilities/code-refs/code-refs";
 import type { Warning } from "../src/shared/result";
-import { Db } from "../src/workspace/db";
+import { Db } from "../src/storage/db";
 import { failure, ok } from "./helpers/mcp";
 import { storeContext } from "./helpers/store-context";
 

@@ -4,8 +4,8 @@
 // in vcs/, `jobs.open` in jobs/: the last segment is the verb, never a home).
 
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "../src/commands/catalog";
-import { definingFiles } from "../src/commands/defining-files";
+import { COMMANDS } from "../src/catalog/catalog";
+import { definingFiles } from "../src/catalog/defining-files";
 
 /** The capabilities' sources by repository path (test files aside), as the reference's generator reads them. */
 const CAPABILITY_SOURCES: Record<string, string> = Object.fromEntries(

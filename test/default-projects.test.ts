@@ -5,8 +5,8 @@
 
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { projectDirectory } from "../src/directory/directory-object";
 import { defaultProjectOf, escapeAgentId, legacyDefaultProjectOf } from "../src/directory/project-ids";
+import { projectDirectory } from "../src/hosts/directory/directory-object";
 import { isValidWorkspaceName } from "../src/shared/names";
 import { DIRECTORY_NAME } from "../src/shared/workspace-summary";
 import { as, failure, ok } from "./helpers/mcp";

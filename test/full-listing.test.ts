@@ -8,7 +8,7 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { COMMANDS, findCommand } from "../src/commands/catalog";
+import { COMMANDS, findCommand } from "../src/catalog/catalog";
 import { SHARED_FIELD_DESCRIPTIONS } from "../src/commands/registry";
 import { MIN_BUDGET_CHARS } from "../src/shared/limits";
 import { answerContract } from "../src/worker/surfaces/tool-definitions";

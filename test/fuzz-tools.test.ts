@@ -6,10 +6,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { COMMANDS, namesOf } from "../src/commands/catalog";
-import { exampleArgsOf } from "../src/commands/command-facts";
-import { exampleValue } from "../src/commands/examples";
-import { CALL_OP, domainOf, portals } from "../src/commands/portals";
+import { COMMANDS, namesOf } from "../src/catalog/catalog";
+import { exampleArgsOf } from "../src/catalog/command-facts";
+import { exampleValue } from "../src/catalog/examples";
+import { CALL_OP, domainOf, portals } from "../src/catalog/portals";
 import type { Command } from "../src/commands/registry";
 import { envelope, fuzzArgs, type GenOptions, type JsonSchema } from "./fuzz/arbitraries";
 import { fuzzCall } from "./fuzz/checks";

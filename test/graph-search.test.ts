@@ -7,9 +7,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_TEXT_CANDIDATES } from "../src/capabilities/graph/graph-text-search.store";
-import { Db } from "../src/workspace/db";
-import { migrate } from "../src/workspace/migrate";
-import { WORKSPACE_MIGRATIONS } from "../src/workspace/migrations";
+import { Db } from "../src/storage/db";
+import { migrate } from "../src/storage/migrate";
+import { WORKSPACE_MIGRATIONS } from "../src/storage/migrations";
 import { as, ok, type RpcOptions } from "./helpers/mcp";
 
 type Args = Record<string, unknown>;

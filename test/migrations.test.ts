@@ -3,9 +3,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { Db } from "../src/workspace/db";
-import { checkMigrationList, migrate } from "../src/workspace/migrate";
-import { WORKSPACE_MIGRATIONS } from "../src/workspace/migrations";
+import { Db } from "../src/storage/db";
+import { checkMigrationList, migrate } from "../src/storage/migrate";
+import { WORKSPACE_MIGRATIONS } from "../src/storage/migrations";
 import { ok } from "./helpers/mcp";
 
 const TABLES = [

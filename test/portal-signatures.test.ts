@@ -6,10 +6,10 @@
 
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { COMMANDS, findCommand } from "../src/commands/catalog";
-import { placeOf, portals } from "../src/commands/portals";
+import { COMMANDS, findCommand } from "../src/catalog/catalog";
+import { placeOf, portals } from "../src/catalog/portals";
+import { PORTAL_CONNECTION, renderSuggestions } from "../src/catalog/suggestions";
 import type { Command } from "../src/commands/registry";
-import { PORTAL_CONNECTION, renderSuggestions } from "../src/commands/suggestions";
 import { suggest } from "../src/shared/suggestion";
 import { MAX_PORTAL_LISTING_CHARS, SIGNATURES_LABEL, signatureOf } from "../src/worker/surfaces/portal-definitions";
 import { as, failure, ok, type RpcOptions, rpc } from "./helpers/mcp";

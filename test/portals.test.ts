@@ -3,8 +3,8 @@
 // the envelope's view, and the capsule (seed 003) on every portal's answers at 6k and at 300 characters.
 
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "../src/commands/catalog";
-import { domainOf, portals } from "../src/commands/portals";
+import { COMMANDS } from "../src/catalog/catalog";
+import { domainOf, portals } from "../src/catalog/portals";
 import { MIN_BUDGET_CHARS } from "../src/shared/limits";
 import { MAX_PORTAL_LISTING_CHARS } from "../src/worker/surfaces/portal-definitions";
 import { as, callTool, failure, ok, type RpcOptions, rpc } from "./helpers/mcp";

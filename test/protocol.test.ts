@@ -5,7 +5,7 @@ import { exports } from "cloudflare:workers";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
-import { WORKSPACE_MIGRATIONS } from "../src/workspace/migrations";
+import { WORKSPACE_MIGRATIONS } from "../src/storage/migrations";
 import { rpc, token } from "./helpers/mcp";
 
 async function legacyClient(path = "/mcp?toolset=full"): Promise<Client> {

@@ -6,10 +6,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { findCommand, WORKSPACE_HOOKS } from "../src/commands/catalog";
+import { findCommand, WORKSPACE_HOOKS } from "../src/catalog/catalog";
 import type { WorkspaceCommand } from "../src/commands/registry";
-import { Db } from "../src/workspace/db";
-import { execute } from "../src/workspace/execute";
+import { execute } from "../src/hosts/workspace/execute";
+import { Db } from "../src/storage/db";
 import { ok } from "./helpers/mcp";
 
 const AWS_ID = ["AKIA", "Z7QW3ERT", "YU2IOPAS"].join("");

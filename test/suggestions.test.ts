@@ -8,8 +8,8 @@
 // state it was made for). Then: every write refuses an unfilled marker and stores nothing.
 
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "../src/commands/catalog";
-import { exampleArgsOf } from "../src/commands/command-facts";
+import { COMMANDS } from "../src/catalog/catalog";
+import { exampleArgsOf } from "../src/catalog/command-facts";
 import {
   type Connection,
   connectionLabel,

@@ -6,8 +6,8 @@
 
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { COMMANDS, findCommand, namesOf } from "../src/commands/catalog";
-import { LEGACY_NAMES } from "../src/commands/legacy-names";
+import { COMMANDS, findCommand, namesOf } from "../src/catalog/catalog";
+import { LEGACY_NAMES } from "../src/catalog/legacy-names";
 import type { Command } from "../src/commands/registry";
 import { MIN_BUDGET_CHARS } from "../src/shared/limits";
 import { as, callTool, failure, ok } from "./helpers/mcp";

@@ -6,8 +6,8 @@
  */
 
 import type { Warning } from "../shared/result";
-import type { Db } from "../workspace/db";
-import type { JournalEvent, TaskEventFields } from "../workspace/journal";
+import type { Db } from "../storage/db";
+import type { JournalEvent, TaskEventFields } from "../storage/journal";
 
 export type Role = "read" | "write" | "admin";
 

@@ -8,12 +8,12 @@
  * budget policy and a synchronous handler.
  */
 import { z } from "zod";
-import type { DirectoryContext } from "../directory/directory-context";
 import type { BudgetSpec } from "../shared/budget";
 import { MAX_BUDGET_CHARS, MAX_IDEMPOTENCY_KEY_CHARS } from "../shared/limits";
 import { workspaceNameSchema } from "../shared/names";
 import type { Suggestion } from "../shared/suggestion";
 import type { CommandContext, Principal, Role } from "./context";
+import type { DirectoryContext } from "./directory-context";
 import type { Place, Portal } from "./portal-table";
 
 export type CommandKind = "read" | "write";
@@ -113,7 +113,7 @@ export interface StatelessContext {
 /**
  * What the commands that describe the catalog (system `schema.get`, `cmd.list`, `ops.summary`,
  * `migration.lookup`) read of it. It reaches them through their context, so no capability imports the
- * catalog that lists it (src/commands/catalog-view.ts builds it).
+ * catalog that lists it (src/catalog/catalog-view.ts builds it).
  */
 export interface CatalogView {
   /** Every command, in catalog order. */

@@ -9,8 +9,8 @@ import type { WriteGuard } from "../commands/workspace-hooks";
 import { fail } from "../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_BRANCH_DEPTH } from "../shared/limits";
 import { suggest } from "../shared/suggestion";
-import { advance, read } from "../workspace/clocks";
-import type { Db } from "../workspace/db";
+import { advance, read } from "../storage/clocks";
+import type { Db } from "../storage/db";
 
 export const MAIN = "main";
 

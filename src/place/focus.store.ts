@@ -3,7 +3,7 @@
  * place rule (seed 001's focus-first order), read by every capability that resolves a target.
  */
 import type { CommandContext } from "../commands/context";
-import type { Db } from "../workspace/db";
+import type { Db } from "../storage/db";
 
 export function focusOf(db: Db, agentId: string): string | undefined {
   return db.one<{ target_id: string }>("SELECT target_id FROM focus WHERE agent_id = ?", agentId)?.target_id;

@@ -5,7 +5,7 @@
  */
 import { fail } from "../shared/errors";
 import { suggest } from "../shared/suggestion";
-import type { Db } from "../workspace/db";
+import type { Db } from "../storage/db";
 import type { ProofMode, TaskStatus } from "./target.schema";
 
 export interface EntityRow {

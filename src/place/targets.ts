@@ -11,7 +11,7 @@
 import type { CommandContext } from "../commands/context";
 import { fail } from "../shared/errors";
 import { suggest } from "../shared/suggestion";
-import type { Db } from "../workspace/db";
+import type { Db } from "../storage/db";
 import { type Branch, createRootBranch, findBranch } from "./branches.store";
 import { DEFAULT_DOCS } from "./documents";
 import { focusOf } from "./focus.store";

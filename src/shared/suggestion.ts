@@ -6,7 +6,7 @@
  * Handlers write a suggestion neutrally, with `suggest(command, args, purpose)`: any name the catalog
  * knows the command by, and the command's own arguments, without `workspace`. Before an answer leaves
  * the server, every suggestion in it is rendered for the connection that asked
- * (commands/suggestions.ts): the tool that connection lists and its call form, `workspace` unless the
+ * (catalog/suggestions.ts): the tool that connection lists and its call form, `workspace` unless the
  * URL locks it. Rendered, a suggestion is a plain `{tool, args, purpose}`; until then it is an instance
  * of this class, which is how the renderer tells it from data (a stored note may hold any JSON).
  *

@@ -2,7 +2,7 @@
 // object is checked through the Worker in test/auth.test.ts; an object on older code cannot be made there.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { PORTAL_CONNECTION } from "../commands/suggestions";
+import { PORTAL_CONNECTION } from "../catalog/suggestions";
 import { type CallSession, resultOf } from "./call-command";
 
 function session(): CallSession {

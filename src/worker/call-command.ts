@@ -7,14 +7,15 @@
  * commands it suggests itself are the catalog seam's well-known ones.
  */
 import type { z } from "zod";
-import { CATALOG_VIEW } from "../commands/catalog-view";
+import { CATALOG_VIEW } from "../catalog/catalog-view";
+import { type Connection, type RenderContext, renderError, renderSuggestions } from "../catalog/suggestions";
+import { WELL_KNOWN } from "../catalog/well-known";
 import { type Principal, type ProjectFacts, ROLE_RANK } from "../commands/context";
+import type { DirectoryContext } from "../commands/directory-context";
 import type { Command, DirectoryCommand } from "../commands/registry";
-import { type Connection, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
-import { WELL_KNOWN } from "../commands/well-known";
-import type { DirectoryContext } from "../directory/directory-context";
-import { projectDirectory } from "../directory/directory-object";
 import type { ProjectDirectory } from "../directory/project-directory";
+import { projectDirectory } from "../hosts/directory/directory-object";
+import type { ObjectAnswer } from "../hosts/workspace/workspace-object";
 import { applyBudget, applyBudgetWithCapsule, type CapsuleForms } from "../shared/budget";
 import { type AppError, appError, CommandError, type ErrorAction, internalError } from "../shared/errors";
 import { fieldNestedDeeperThan } from "../shared/json";
@@ -24,7 +25,6 @@ import { err, ok, type Result } from "../shared/result";
 import { illFormedError, illFormedFields } from "../shared/stored-text";
 import { type RenderedSuggestion, suggest, unfilledFields } from "../shared/suggestion";
 import { DIRECTORY_NAME, type WorkspaceSummary } from "../shared/workspace-summary";
-import type { ObjectAnswer } from "../workspace/workspace-object";
 import { OAUTH_KEY_ID } from "./oauth/oauth-server";
 import { resolveProject, resolveProjectSettled, resolveWorkspace } from "./workspace-resolution";
 

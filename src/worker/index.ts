@@ -21,8 +21,8 @@ import { browserRuleOf, type Route, route } from "./routes";
 import { connectionOf, DEFAULT_SURFACE, isSurfaceName, SURFACE_NAMES, type SurfaceName } from "./surfaces/surfaces";
 import { serveViewerApi } from "./viewer-api";
 
-export { DirectoryObject } from "../directory/directory-object";
-export { WorkspaceObject } from "../workspace/workspace-object";
+export { DirectoryObject } from "../hosts/directory/directory-object";
+export { WorkspaceObject } from "../hosts/workspace/workspace-object";
 
 /** Logs a refused request (status, error code, a fixed reason: never the request's content) and returns its answer. */
 function refuse(response: Response, code: string, reason: string): Response {

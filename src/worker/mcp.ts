@@ -11,9 +11,9 @@
 
 import { type CallToolResult, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { createMcpHandler, type StatelessMcpHandler } from "agents/mcp/server";
-import { findCommand } from "../commands/catalog";
-import { resolveCommand } from "../commands/command-facts";
-import { CALL_OP, findPortal, type Portal, stripNamePrefix } from "../commands/portals";
+import { findCommand } from "../catalog/catalog";
+import { resolveCommand } from "../catalog/command-facts";
+import { CALL_OP, findPortal, type Portal, stripNamePrefix } from "../catalog/portals";
 import { type Command, SHARED_FIELD_DESCRIPTIONS } from "../commands/registry";
 import { renderTextBlock } from "../shared/json";
 import type { Result } from "../shared/result";

@@ -7,13 +7,13 @@
  * the portal that runs it, so the portal's `readOnlyHint` holds.
  */
 
-import { findCommand } from "../commands/catalog";
-import { closestName } from "../commands/closest-name";
-import { resolveCommand as commandNamed, unknownCommandError } from "../commands/command-facts";
-import { CALL_OP, PORTAL_PROFILE, type Portal, placeOf } from "../commands/portals";
+import { findCommand } from "../catalog/catalog";
+import { closestName } from "../catalog/closest-name";
+import { resolveCommand as commandNamed, unknownCommandError } from "../catalog/command-facts";
+import { CALL_OP, PORTAL_PROFILE, type Portal, placeOf } from "../catalog/portals";
+import { renderError } from "../catalog/suggestions";
+import { WELL_KNOWN, wellKnown } from "../catalog/well-known";
 import type { Command } from "../commands/registry";
-import { renderError } from "../commands/suggestions";
-import { WELL_KNOWN, wellKnown } from "../commands/well-known";
 import { type AppError, appError, type ErrorAction, MAX_ERROR_TEXT_CHARS } from "../shared/errors";
 import { err, type Result } from "../shared/result";
 import { suggest, unfilledFields } from "../shared/suggestion";

@@ -1,21 +1,21 @@
 /**
  * MCP prompts for the golden paths (issue 26, item 2; docs/prompts.md): `prompts/list` and
- * `prompts/get`. What each prompt says is commands/prompt-texts.ts's; this module owns the rest:
+ * `prompts/get`. What each prompt says is catalog/prompt-texts.ts's; this module owns the rest:
  *
  * - checking a `prompts/get`'s arguments (untrusted: required ones present, no unknown names, each a
  *   bounded single line), refusing with InvalidParams (-32602) as the spec asks;
  * - resolving the workspace the calls act in exactly as a tool call would (the URL's lock, the
  *   argument, the token's only workspace), so a prompt never suggests a call the connection refuses;
- * - rendering every call like any suggestion the server makes (commands/suggestions.ts): the tool the
+ * - rendering every call like any suggestion the server makes (catalog/suggestions.ts): the tool the
  *   connection lists in its call form, `workspace` unless the URL locks it, only calls the caller's
  *   role may make. A prompt's calls are therefore pasteable as given, as `call <tool> <JSON args>`.
  *
  * The list is the same for every caller of a URL (mcp.ts caches it publicly): it reads no session.
  */
 import { type GetPromptResult, type Prompt, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { findCommand } from "../commands/catalog";
-import { PROMPT_DEFINITIONS, type PromptArgs, type PromptDefinition } from "../commands/prompt-texts";
-import { renderSuggestions } from "../commands/suggestions";
+import { findCommand } from "../catalog/catalog";
+import { PROMPT_DEFINITIONS, type PromptArgs, type PromptDefinition } from "../catalog/prompt-texts";
+import { renderSuggestions } from "../catalog/suggestions";
 import type { RenderedSuggestion } from "../shared/suggestion";
 import type { CallSession } from "./call-command";
 import { renderContextOf } from "./call-command";

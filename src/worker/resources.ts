@@ -1,7 +1,7 @@
 /**
  * MCP resources (docs/resources.md): the refs the open command accepts, under
  * `branchmind://<workspace>/<ref>` (the scheme, the command and what is worth attaching are
- * `commands/resource-refs.ts`). A read runs that command for the caller exactly as a tool call would
+ * `catalog/resource-refs.ts`). A read runs that command for the caller exactly as a tool call would
  * (roles, the URL's lock, lanes, the portal budget), so a resource shows nothing it would not. The
  * list is paged by workspace: on a locked URL the locked one, on `/mcp` each workspace the token
  * grants, one per page, in name order. The server is stateless: no subscriptions and no change
@@ -15,18 +15,11 @@ import {
   type ReadResourceResult,
   type Resource,
 } from "@modelcontextprotocol/server";
-import { findCommand } from "../commands/catalog";
-import { PORTAL_PROFILE } from "../commands/portals";
+import { findCommand } from "../catalog/catalog";
+import { PORTAL_PROFILE } from "../catalog/portals";
+import { ATTACHABLE_READS, OPEN_COMMAND, parseResourceUri, REF_TEMPLATES, RESOURCE_MIME_TYPE, resourceUri } from "../catalog/resource-refs";
+import { wellKnown } from "../catalog/well-known";
 import type { Command } from "../commands/registry";
-import {
-  ATTACHABLE_READS,
-  OPEN_COMMAND,
-  parseResourceUri,
-  REF_TEMPLATES,
-  RESOURCE_MIME_TYPE,
-  resourceUri,
-} from "../commands/resource-refs";
-import { wellKnown } from "../commands/well-known";
 import type { AppError } from "../shared/errors";
 import { renderTextBlock } from "../shared/json";
 import type { Result } from "../shared/result";

@@ -19,11 +19,11 @@
  * Every call writes one `call` log line.
  */
 import { z } from "zod";
-import { findCommand } from "../commands/catalog";
+import { findCommand } from "../catalog/catalog";
+import { PORTAL_CONNECTION } from "../catalog/suggestions";
+import { WELL_KNOWN, wellKnown } from "../catalog/well-known";
 import type { Principal } from "../commands/context";
 import type { Command } from "../commands/registry";
-import { PORTAL_CONNECTION } from "../commands/suggestions";
-import { WELL_KNOWN, wellKnown } from "../commands/well-known";
 import { type AppError, appError, type ErrorCode } from "../shared/errors";
 import type { Result } from "../shared/result";
 import type { WorkspaceSummary } from "../shared/workspace-summary";

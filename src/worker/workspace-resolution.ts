@@ -8,9 +8,9 @@
  * naming rule, and never gets another agent's.
  */
 
+import { WELL_KNOWN, wellKnown } from "../catalog/well-known";
 import type { Principal } from "../commands/context";
-import { WELL_KNOWN, wellKnown } from "../commands/well-known";
-import type { ProjectResolution } from "../directory/directory-context";
+import type { ProjectResolution } from "../commands/directory-context";
 import type { ProjectDirectory } from "../directory/project-directory";
 import { defaultProjectOf, defaultProjectRequest } from "../directory/project-ids";
 import { type AppError, appError, internalError } from "../shared/errors";

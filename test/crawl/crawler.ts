@@ -6,9 +6,9 @@
  * and calling it succeeds.
  */
 import { type Schema, Validator } from "@cfworker/json-schema";
-import { findCommand } from "../../src/commands/catalog";
-import { argsSchemaOf } from "../../src/commands/command-facts";
-import { CALL_OP, findPortal, placeOf } from "../../src/commands/portals";
+import { findCommand } from "../../src/catalog/catalog";
+import { argsSchemaOf } from "../../src/catalog/command-facts";
+import { CALL_OP, findPortal, placeOf } from "../../src/catalog/portals";
 import type { Command } from "../../src/commands/registry";
 import { as, callTool, type RpcOptions, rpc } from "../helpers/mcp";
 import { fillIn, type SuggestedCall } from "../helpers/suggestions";

@@ -5,9 +5,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { COMMANDS } from "../../src/commands/catalog";
-import { exampleValue } from "../../src/commands/examples";
-import { domainOf } from "../../src/commands/portals";
+import { COMMANDS } from "../../src/catalog/catalog";
+import { exampleValue } from "../../src/catalog/examples";
+import { domainOf } from "../../src/catalog/portals";
 import type { Command } from "../../src/commands/registry";
 import { envelope, type GenOptions, type JsonSchema, jsonRpcJunk, junk, mutatedArgs, nastyString, validArgs } from "./arbitraries";
 

@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { type Schema, Validator } from "@cfworker/json-schema";
-import { findCommand } from "../../src/commands/catalog";
+import { findCommand } from "../../src/catalog/catalog";
 import { ERROR_CODES } from "../../src/shared/errors";
 import { DIRECTORY_NAME } from "../../src/shared/workspace-summary";
 import { answerContract, TOOL_DEFINITIONS } from "../../src/worker/surfaces/tool-definitions";

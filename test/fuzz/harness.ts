@@ -14,7 +14,7 @@
 // A failure prints the group's seed, fast-check's path and the shrunk counterexample. See docs/ci.md.
 
 import fc from "fast-check";
-import { COMMANDS } from "../../src/commands/catalog";
+import { COMMANDS } from "../../src/catalog/catalog";
 
 const fuzzEnv = (import.meta as unknown as { env?: Record<string, string | undefined> }).env ?? {};
 /** The short run of `npm test`: 2 calls per command plus the protocol groups (~420 calls). */

@@ -1,6 +1,6 @@
 // Runs every workspace's pending summary alarm before a test file ends (a setup file of the workers
 // project). A write schedules its workspace's summary push to the Directory 2 s later
-// (src/workspace/workspace-object.ts). Left pending, that alarm can fire while the file's environment is
+// (src/hosts/workspace/workspace-object.ts). Left pending, that alarm can fire while the file's environment is
 // being torn down; its RPC then fails as an unhandled rejection, which fails the run though every test
 // passed. Run here, while the environment is whole, each push lands as it would in a deployment.
 import { listDurableObjectIds, runDurableObjectAlarm } from "cloudflare:test";

@@ -1,6 +1,6 @@
 /** A command context for store-level tests run inside a workspace object (no journal, fixed clock). */
 import type { CommandContext } from "../../src/commands/context";
-import type { Db } from "../../src/workspace/db";
+import type { Db } from "../../src/storage/db";
 
 export function storeContext(db: Db, workspace = "store/test"): CommandContext {
   return {

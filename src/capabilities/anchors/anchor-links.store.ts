@@ -6,8 +6,8 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { anchorSlugsOfTags } from "../../shared/slugs";
-import { read } from "../../workspace/clocks";
-import type { Db, SqlValue } from "../../workspace/db";
+import { read } from "../../storage/clocks";
+import type { Db, SqlValue } from "../../storage/db";
 import { DEFAULT_KIND } from "./anchors.schema";
 import { aliasTarget, registerAnchor } from "./anchors.store";
 import { isCanon } from "./canon";

@@ -5,7 +5,7 @@
  * however many there are.
  */
 import type { CommandContext } from "../../commands/context";
-import type { Db, SqlValue } from "../../workspace/db";
+import type { Db, SqlValue } from "../../storage/db";
 import type { AnchorKind, AnchorRecord, AnchorStatus } from "./anchors.schema";
 
 /** Anchors (and aliases) one map-wide read loads at most: export, lint. A map is hundreds, not millions. */

@@ -2,7 +2,7 @@
  * The `code_refs` table (migration 0012): stored code slices, one row per (path, range, sha256). Every
  * read returns at most one row, by indexed seeks.
  */
-import type { Db } from "../../workspace/db";
+import type { Db } from "../../storage/db";
 import type { CodeRange } from "./code-slice";
 
 export type StoredSlice = {

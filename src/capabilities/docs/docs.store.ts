@@ -14,9 +14,9 @@ import type { CommandContext } from "../../commands/context";
 import { type Branch, branchById, type Source } from "../../place/branches.store";
 import { inViewSql, seqBoundsSql, unsharedRanges } from "../../place/views.store";
 import { prefixSql, prefixText } from "../../shared/stored-text";
-import { advance } from "../../workspace/clocks";
-import type { Db, SqlValue } from "../../workspace/db";
-import { limitSql, type SeqScan, unionAllOf } from "../../workspace/seq-scans";
+import { advance } from "../../storage/clocks";
+import type { Db, SqlValue } from "../../storage/db";
+import { limitSql, type SeqScan, unionAllOf } from "../../storage/seq-scans";
 import type { Entry } from "./docs.schema";
 
 export type EntryKind = "note" | "event";

@@ -4,7 +4,7 @@
  * same merge finds the same conflict instead of creating another.
  */
 import { fnv1a64 } from "../../shared/hash";
-import type { Db, SqlValue } from "../../workspace/db";
+import type { Db, SqlValue } from "../../storage/db";
 
 export interface ConflictRow {
   ordinal: number;

@@ -7,7 +7,7 @@
 
 import type { Source } from "../../place/branches.store";
 import { inViewSql } from "../../place/views.store";
-import type { Db } from "../../workspace/db";
+import type { Db } from "../../storage/db";
 import { type VersionRow, versionsBySeq } from "./graph.store";
 import type { Where } from "./graph-pages.store";
 

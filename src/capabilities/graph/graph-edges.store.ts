@@ -10,8 +10,8 @@
 
 import type { Source } from "../../place/branches.store";
 import { branchLiteral, inViewSql } from "../../place/views.store";
-import type { Db, SqlValue } from "../../workspace/db";
-import { limitSql } from "../../workspace/seq-scans";
+import type { Db, SqlValue } from "../../storage/db";
+import { limitSql } from "../../storage/seq-scans";
 import { type GraphKind, QUALIFIED_COLUMNS, type VersionRow, versionsBySeq } from "./graph.store";
 import { asOfSql, notShadowedSql, scansOf, type Where } from "./graph-pages.store";
 

@@ -4,7 +4,7 @@
  * values, not LIKE (patterns are capped at 50 bytes there).
  */
 import { agentLane } from "../../shared/lanes";
-import type { SqlValue } from "../../workspace/db";
+import type { SqlValue } from "../../storage/db";
 import { normalizeTags } from "./graph.schema";
 import type { Where } from "./graph-pages.store";
 

@@ -14,8 +14,8 @@
 
 import type { Source } from "../../place/branches.store";
 import { branchLiteral, inViewSql } from "../../place/views.store";
-import type { Db, SqlValue } from "../../workspace/db";
-import { limitSql, mergeSeqScans, unionAllOf } from "../../workspace/seq-scans";
+import type { Db, SqlValue } from "../../storage/db";
+import { limitSql, mergeSeqScans, unionAllOf } from "../../storage/seq-scans";
 import { type GraphKind, int, kindSql, QUALIFIED_COLUMNS, type VersionRow, versionsBySeq } from "./graph.store";
 
 /** Versions that were the branch's latest as of the source's cutoff. */

@@ -19,8 +19,8 @@
 
 import type { Source } from "../../place/branches.store";
 import { inViewSql } from "../../place/views.store";
-import type { Db, SqlValue } from "../../workspace/db";
-import { limitSql } from "../../workspace/seq-scans";
+import type { Db, SqlValue } from "../../storage/db";
+import { limitSql } from "../../storage/seq-scans";
 import type { VersionRow } from "./graph.store";
 import { type NodePage, queryPage, type Where } from "./graph-pages.store";
 

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { storeContext } from "../../../test/helpers/store-context";
 import { createBranch, ensureMain, requireBranch, sourcesOf } from "../../place/branches.store";
-import { Db } from "../../workspace/db";
+import { Db } from "../../storage/db";
 import { lookupVersion, writeVersion } from "./graph.store";
 import { edgesBetween } from "./graph-edges.store";
 

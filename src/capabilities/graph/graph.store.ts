@@ -11,8 +11,8 @@
 import type { CommandContext } from "../../commands/context";
 import type { Branch, Source } from "../../place/branches.store";
 import { inViewSql } from "../../place/views.store";
-import { advanceBy } from "../../workspace/clocks";
-import type { Db, SqlValue } from "../../workspace/db";
+import { advanceBy } from "../../storage/clocks";
+import type { Db, SqlValue } from "../../storage/db";
 import type { GraphEdge, GraphNode } from "./graph.schema";
 import type { KeyState } from "./merge";
 

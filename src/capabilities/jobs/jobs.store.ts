@@ -6,8 +6,8 @@
 import { fail } from "../../shared/errors";
 import { codePoints, decodePrefix, nulFreeCharsSql, prefixSql } from "../../shared/stored-text";
 import { suggest } from "../../shared/suggestion";
-import { advance, read } from "../../workspace/clocks";
-import type { Db } from "../../workspace/db";
+import { advance, read } from "../../storage/clocks";
+import type { Db } from "../../storage/db";
 import {
   JOB_STATUSES,
   type Job,

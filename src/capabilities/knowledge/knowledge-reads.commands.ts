@@ -10,7 +10,7 @@ import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
 import { anchorProblem, anchorSlugOf } from "../../shared/slugs";
-import { lastJournalEvent } from "../../workspace/journal";
+import { lastJournalEvent } from "../../storage/journal";
 import { anchorArg } from "../anchors/anchors.schema";
 import { pagination, paginationSchema } from "../docs/paging";
 import { SHARED_LANE, visibleLanes } from "../graph/lanes";

@@ -10,7 +10,7 @@ import { fail } from "../../shared/errors";
 import { MAX_TITLE_CHARS } from "../../shared/limits";
 import { anchorId, keyProblem, keyTag, suggestKey } from "../../shared/slugs";
 import { suggest } from "../../shared/suggestion";
-import { read } from "../../workspace/clocks";
+import { read } from "../../storage/clocks";
 import { CANON_TAG, DRAFT_TAG } from "../anchors/canon";
 import { isLive, lookupVersion } from "../graph/graph.store";
 import { agentLane, SHARED_LANE } from "../graph/lanes";

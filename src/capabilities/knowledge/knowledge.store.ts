@@ -5,7 +5,7 @@
  * rename stay under the old slug until they are written again.
  */
 import type { CommandContext } from "../../commands/context";
-import type { Db, SqlValue } from "../../workspace/db";
+import type { Db, SqlValue } from "../../storage/db";
 
 export interface KeyRow {
   anchor: string;

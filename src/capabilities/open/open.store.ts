@@ -4,7 +4,7 @@
  * of a step known by its id alone (step ids are unique across tasks). Each is one primary-key probe.
  */
 import { decodePrefix, prefixSql } from "../../shared/stored-text";
-import type { Db, SqlValue } from "../../workspace/db";
+import type { Db, SqlValue } from "../../storage/db";
 import type { EntryRow } from "../docs/docs.store";
 
 /**

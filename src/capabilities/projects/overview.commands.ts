@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
-import { getMeta } from "../../workspace/meta";
+import { getMeta } from "../../storage/meta";
 import { listActivity } from "../records/activity.store";
 import {
   activityEntrySchema,

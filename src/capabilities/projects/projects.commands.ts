@@ -6,8 +6,8 @@
  * the token's patterns; its counts lag writes by the workspaces' summary alarm).
  */
 import { z } from "zod";
+import type { DirectoryContext } from "../../commands/directory-context";
 import { defineDirectoryCommand } from "../../commands/registry";
-import type { DirectoryContext } from "../../directory/directory-context";
 import type { ProjectRecord } from "../../directory/project-directory";
 import { defaultProjectRequest, generatedIdBase } from "../../directory/project-ids";
 import { DEFAULT_PROJECT_PAGE, MAX_DESCRIPTION_CHARS, MAX_PROJECT_PAGE } from "../../directory/project-limits";

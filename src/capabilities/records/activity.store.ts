@@ -3,7 +3,7 @@
  * updated or deleted, ordered by its id. Appends and the bounded, filtered reads of
  * get_recent_activity and the overview. Runs inside the caller's transaction.
  */
-import type { Db } from "../../workspace/db";
+import type { Db } from "../../storage/db";
 import { type ActivityEntry, type ActivityType, iso } from "./records.schema";
 
 export interface NewActivity {

@@ -9,7 +9,7 @@ import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
 import { clip } from "../../shared/text";
-import { advance } from "../../workspace/clocks";
+import { advance } from "../../storage/clocks";
 import { insertActivity, type NewActivity } from "./activity.store";
 import { MAX_ACTIVE_RECORDS } from "./records.schema";
 import type { RecordRow } from "./records.store";

@@ -4,7 +4,7 @@
  * version pages, and the changes other sessions made since a tick (sync and conflict warnings). Every
  * function runs inside the caller's transaction.
  */
-import type { Db } from "../../workspace/db";
+import type { Db } from "../../storage/db";
 import type { RecordState } from "./records.schema";
 
 type SqlRow<T> = T & Record<string, string | number | null>;

@@ -6,8 +6,8 @@
  */
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
-import { advance } from "../../workspace/clocks";
-import type { Db } from "../../workspace/db";
+import { advance } from "../../storage/clocks";
+import type { Db } from "../../storage/db";
 import { iso, type RecordRef, type RecordState, type RecordView } from "./records.schema";
 import type { VersionRow } from "./records-versions.store";
 

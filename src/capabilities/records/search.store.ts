@@ -6,7 +6,7 @@
  * `rank` most recently created (highest record numbers) are ranked. The MATCH expression comes from
  * search-query.ts (escaped); every value is a bound parameter.
  */
-import type { Db } from "../../workspace/db";
+import type { Db } from "../../storage/db";
 import type { RecordState } from "./records.schema";
 import { REF_COLUMNS, type RefRow, subtreeEnd } from "./records.store";
 import { type Phrase, relevanceOf } from "./search-relevance";

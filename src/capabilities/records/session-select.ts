@@ -7,7 +7,7 @@
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
-import { read } from "../../workspace/clocks";
+import { read } from "../../storage/clocks";
 import { insertActivity } from "./activity.store";
 import { iso, MAX_ACTIVE_RECORDS, MAX_LISTED_SESSIONS, type SessionView } from "./records.schema";
 import { activeRecordIds, findSession, insertSession, nextSessionId, openSessionsOf, type SessionRow } from "./sessions.store";

@@ -4,8 +4,8 @@
  * select a session, find who else has a record active, and list a session's active records. Runs
  * inside the caller's transaction; nothing here logs activity.
  */
-import { advance } from "../../workspace/clocks";
-import type { Db } from "../../workspace/db";
+import { advance } from "../../storage/clocks";
+import type { Db } from "../../storage/db";
 
 export interface SessionRow {
   num: number;

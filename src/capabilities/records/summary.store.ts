@@ -3,8 +3,8 @@
  * many records are OPEN and how many sessions are not closed. Both counts are bounded: they stop at
  * MAX_COUNTED_RECORDS (a summary is a hint, not a scan of a huge project).
  */
-import { read } from "../../workspace/clocks";
-import type { Db } from "../../workspace/db";
+import { read } from "../../storage/clocks";
+import type { Db } from "../../storage/db";
 import { MAX_COUNTED_RECORDS } from "./records.schema";
 import { countBy } from "./records.store";
 import { countOpenSessions } from "./sessions.store";

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { storeContext } from "../../../test/helpers/store-context";
 import { ensureMain } from "../../place/branches.store";
-import { Db } from "../../workspace/db";
+import { Db } from "../../storage/db";
 import { ingestEvent, projectEntity } from "./ingest";
 import { insertSteps } from "./steps.store";
 import { insertEntity } from "./tasks.store";

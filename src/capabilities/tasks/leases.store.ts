@@ -7,8 +7,8 @@ import type { CommandContext } from "../../commands/context";
 import type { StepRow } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
-import { read } from "../../workspace/clocks";
-import type { Db } from "../../workspace/db";
+import { read } from "../../storage/clocks";
+import type { Db } from "../../storage/db";
 
 /**
  * Default lease length in ticks (journaled operations of the workspace). A workspace under a heavy

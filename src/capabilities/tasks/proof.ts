@@ -16,7 +16,7 @@ import type { StepRow } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import type { Warning } from "../../shared/result";
 import { fill, holdsPlaceholder, suggest } from "../../shared/suggestion";
-import type { Db } from "../../workspace/db";
+import type { Db } from "../../storage/db";
 import { CHECKPOINTS, type Checkpoint, PROOF_CHECKPOINTS, type ProofCheckpoint } from "./tasks.schema";
 import { proofCounts } from "./tasks.store";
 

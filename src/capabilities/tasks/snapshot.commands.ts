@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { findBranch } from "../../place/branches.store";
-import { read } from "../../workspace/clocks";
+import { read } from "../../storage/clocks";
 import { readTail } from "../docs/tail";
 import { newerThan } from "../think/card-filters.store";
 import { compactCapsule, type RenderedCapsule } from "./capsule.compact";

@@ -7,8 +7,8 @@
 import type { CommandContext } from "../../commands/context";
 import { MAX_STEPS_PER_TASK, STEP_COLUMNS, type StepRow, stepsOf } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
-import { advance } from "../../workspace/clocks";
-import type { Db } from "../../workspace/db";
+import { advance } from "../../storage/clocks";
+import type { Db } from "../../storage/db";
 import { CHECKPOINTS, type NewStep, PROOF_CHECKPOINTS, type Step } from "./tasks.schema";
 
 function stepId(n: number): string {

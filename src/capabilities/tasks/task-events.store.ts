@@ -4,7 +4,7 @@
  * worked on most recently (the capsule of an agent without a focus), each through its partial index,
  * bounded.
  */
-import type { Db } from "../../workspace/db";
+import type { Db } from "../../storage/db";
 import type { TaskEvent } from "./tasks.schema";
 
 interface EventRow {

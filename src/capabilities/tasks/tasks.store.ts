@@ -7,8 +7,8 @@ import type { CommandContext } from "../../commands/context";
 import type { StepRow } from "../../place/targets.store";
 import { ENTITY_COLUMNS, type EntityRow, findEntity } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
-import { advance } from "../../workspace/clocks";
-import type { Db } from "../../workspace/db";
+import { advance } from "../../storage/clocks";
+import type { Db } from "../../storage/db";
 import { normalizeTags } from "../graph/graph.schema";
 import type { Entity } from "./tasks.schema";
 

@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { storeContext } from "../../../test/helpers/store-context";
 import { ensureMain, requireBranch } from "../../place/branches.store";
-import { Db } from "../../workspace/db";
+import { Db } from "../../storage/db";
 import { cardTarget, commitCard, writeCard } from "./cards";
 import { normalizeCard } from "./cards.parse";
 

@@ -15,7 +15,7 @@ import { type Branch, type Source, sourcesOf } from "../../place/branches.store"
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
 import { MAX_META_BYTES } from "../../shared/limits";
-import { advance } from "../../workspace/clocks";
+import { advance } from "../../storage/clocks";
 import { linkCardAnchors } from "../anchors/anchor-links.store";
 import { requireCardCodeRefs } from "../code-refs/code-refs";
 import { appendEntry } from "../docs/docs.store";

@@ -5,7 +5,7 @@
  */
 
 import type { Source } from "../../place/branches.store";
-import type { Db } from "../../workspace/db";
+import type { Db } from "../../storage/db";
 import type { EntryRow } from "../docs/docs.store";
 import { viewPage } from "../docs/docs.store";
 import type { SequenceLast, TraceRow } from "./trace.rules";

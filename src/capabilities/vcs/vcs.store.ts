@@ -4,8 +4,8 @@
  */
 import type { CommandContext } from "../../commands/context";
 import type { Branch } from "../../place/branches.store";
-import { read } from "../../workspace/clocks";
-import type { Db } from "../../workspace/db";
+import { read } from "../../storage/clocks";
+import type { Db } from "../../storage/db";
 
 export interface Tag {
   name: string;

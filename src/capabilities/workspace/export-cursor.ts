@@ -9,7 +9,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { fail } from "../../shared/errors";
-import type { SqlValue } from "../../workspace/db";
+import type { SqlValue } from "../../storage/db";
 import { isDigest } from "./export-digest";
 
 /** Longest cursor accepted: its largest part is one row's sort key (a few names of at most 128 characters). */

@@ -14,7 +14,7 @@
 
 import { fail } from "../../shared/errors";
 import { illFormedFields } from "../../shared/stored-text";
-import type { SqlValue } from "../../workspace/db";
+import type { SqlValue } from "../../storage/db";
 import { isDigest } from "./export-digest";
 
 export const EXPORT_FORMAT = "branchmind-workspace-export";

@@ -7,7 +7,7 @@
  */
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
-import type { Db } from "../../workspace/db";
+import type { Db } from "../../storage/db";
 import { type Column, countRows, readClocks, rowsAfter, tableColumns } from "./export.store";
 import type { ExportCursor, ExportPosition } from "./export-cursor";
 import { digestLines } from "./export-digest";

@@ -1,7 +1,7 @@
 // Every table the workspace migrations create is exported or deliberately left out, each exported
 // table once; a new migration without its entry fails here before any backup could miss it.
 import { describe, expect, it } from "vitest";
-import { WORKSPACE_MIGRATIONS } from "../../workspace/migrations";
+import { WORKSPACE_MIGRATIONS } from "../../storage/migrations";
 import { EXCLUDED_TABLES, EXPORT_TABLES, migrationTables, uncoveredTables } from "./export-tables.store";
 
 describe("export tables", () => {

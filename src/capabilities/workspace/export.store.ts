@@ -3,8 +3,8 @@
  * a table's rows in export order, row counts and the clocks. Table and column names come from the
  * schema itself (never from a caller) and are quoted; key values are bound.
  */
-import type { Db, SqlValue } from "../../workspace/db";
-import { WORKSPACE_MIGRATIONS } from "../../workspace/migrations";
+import type { Db, SqlValue } from "../../storage/db";
+import { WORKSPACE_MIGRATIONS } from "../../storage/migrations";
 import type { Clocks } from "./export-format";
 import { type ExportTable, migrationTables, uncoveredTables } from "./export-tables.store";
 

@@ -8,8 +8,8 @@
 import type { WriteGuard } from "../../commands/workspace-hooks";
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
-import type { Db } from "../../workspace/db";
-import { deleteMeta, getMeta, metaProbe, setMeta } from "../../workspace/meta";
+import type { Db } from "../../storage/db";
+import { deleteMeta, getMeta, metaProbe, setMeta } from "../../storage/meta";
 import type { Clocks } from "./export-format";
 
 export interface RestoreState {

@@ -9,7 +9,7 @@
  * executor records on the first write. The full-text index follows `records` through its triggers.
  */
 import { fail } from "../../shared/errors";
-import type { Db, SqlValue } from "../../workspace/db";
+import type { Db, SqlValue } from "../../storage/db";
 import type { Column } from "./export.store";
 import type { Clocks } from "./export-format";
 import { EXPORT_TABLES, type ExportTable } from "./export-tables.store";

@@ -9,9 +9,9 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
-import type { Db, SqlValue } from "../../workspace/db";
-import { oldestRestorableVersion } from "../../workspace/migrate";
-import { WORKSPACE_MIGRATIONS } from "../../workspace/migrations";
+import type { Db, SqlValue } from "../../storage/db";
+import { oldestRestorableVersion } from "../../storage/migrate";
+import { WORKSPACE_MIGRATIONS } from "../../storage/migrations";
 import { type Column, checkTableCoverage, countRows, readClocks, tableColumns } from "./export.store";
 import { DIGEST_START, digestLines } from "./export-digest";
 import {

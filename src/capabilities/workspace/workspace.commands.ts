@@ -14,7 +14,7 @@ import { createBranch, refuseReservedName, requireBranch, sourcesOf } from "../.
 import { DEFAULT_DOCS } from "../../place/documents";
 import { CommandError, fail } from "../../shared/errors";
 import { nameSchema } from "../../shared/names";
-import { advance } from "../../workspace/clocks";
+import { advance } from "../../storage/clocks";
 import { checkContentSize } from "../docs/docs.rules";
 import { branchArg, contentFields, docSchema } from "../docs/docs.schema";
 import { appendEntry } from "../docs/docs.store";

@@ -8,10 +8,10 @@
  * whole listing stays under MAX_PORTAL_LISTING_CHARS (a test holds it there): every session pays it first.
  */
 import { z } from "zod";
-import { findCommand } from "../../commands/catalog";
-import { argsSchemaOf } from "../../commands/command-facts";
-import type { JsonSchema } from "../../commands/examples";
-import { CALL_OP, type Portal, portals } from "../../commands/portals";
+import { findCommand } from "../../catalog/catalog";
+import { argsSchemaOf } from "../../catalog/command-facts";
+import type { JsonSchema } from "../../catalog/examples";
+import { CALL_OP, type Portal, portals } from "../../catalog/portals";
 import type { Command } from "../../commands/registry";
 import { BUDGET_PROFILES } from "../../shared/limits";
 import type { ToolDefinition } from "./tool-definitions";

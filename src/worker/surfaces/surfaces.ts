@@ -5,11 +5,11 @@
  * `branchmind_*` names are accepted when called). Listing is narrowed by the surface; calling accepts
  * any portal and any known command name on every surface. What a surface lists is also what the
  * answers on it suggest (`connectionOf`: suggestions name only listed tools). Which commands `core`
- * and `daily` list is commands/toolsets.ts's.
+ * and `daily` list is catalog/toolsets.ts's.
  */
-import { COMMANDS } from "../../commands/catalog";
-import type { Connection } from "../../commands/suggestions";
-import { CORE_TOOLS, DAILY_DOOR, DAILY_TOOLS } from "../../commands/toolsets";
+import { COMMANDS } from "../../catalog/catalog";
+import type { Connection } from "../../catalog/suggestions";
+import { CORE_TOOLS, DAILY_DOOR, DAILY_TOOLS } from "../../catalog/toolsets";
 import { portalDefinitions } from "./portal-definitions";
 import { TOOL_DEFINITIONS, type ToolDefinition } from "./tool-definitions";
 

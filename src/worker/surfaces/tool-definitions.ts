@@ -10,7 +10,7 @@
  * schema, for tests that check real answers against everything zod knows.
  */
 import { z } from "zod";
-import { COMMANDS } from "../../commands/catalog";
+import { COMMANDS } from "../../catalog/catalog";
 import { type Command, SHARED_FIELD_DESCRIPTIONS } from "../../commands/registry";
 import { errorResultSchema } from "../../shared/errors";
 import { type JsonSchema, outline, withoutAnnotations, withoutBounds, withoutRedundancy, withShortEnums } from "./schema-compaction";

@@ -27,9 +27,9 @@ import { NOTES_COMMANDS, VCS_COMMANDS } from "../capabilities/vcs/vcs.catalog";
 import { deleteBranchRefs } from "../capabilities/vcs/vcs.store";
 import { RESTORE_GUARD } from "../capabilities/workspace/restore-state";
 import { WORKSPACE_COMMANDS } from "../capabilities/workspace/workspace.catalog";
+import type { Command } from "../commands/registry";
+import type { WorkspaceHooks } from "../commands/workspace-hooks";
 import { countBranches, MAIN_BRANCH_GUARD } from "../place/branches.store";
-import type { Command } from "./registry";
-import type { WorkspaceHooks } from "./workspace-hooks";
 
 export const COMMANDS: readonly Command[] = [
   ...SYSTEM_COMMANDS,

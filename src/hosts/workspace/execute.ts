@@ -12,19 +12,19 @@
  * command's metadata and the hooks the catalog registers (commands/workspace-hooks.ts).
  */
 
-import type { CommandContext, JournalNote, Principal, ProjectFacts } from "../commands/context";
-import type { WorkspaceCommand } from "../commands/registry";
-import { type Connection, PORTAL_CONNECTION, type RenderContext, renderError, renderSuggestions } from "../commands/suggestions";
-import { wellKnown } from "../commands/well-known";
-import type { GuardedWrite, WorkspaceHooks, WriteGuard } from "../commands/workspace-hooks";
-import { applyBudget, applyBudgetWithCapsule, type CapsuleForms, resolveLimits } from "../shared/budget";
-import { appError, CommandError, fail, internalError } from "../shared/errors";
-import { type RedactionFinding, redactArgs, redactionWarning } from "../shared/redaction";
-import { err, ok, type Result, type Warning } from "../shared/result";
-import type { Db } from "./db";
-import { fingerprint, remember, replay } from "./idempotency";
-import { appendJournal } from "./journal";
-import { getMeta, noteChange, readWriteFacts, setMeta } from "./meta";
+import { type Connection, PORTAL_CONNECTION, type RenderContext, renderError, renderSuggestions } from "../../catalog/suggestions";
+import { wellKnown } from "../../catalog/well-known";
+import type { CommandContext, JournalNote, Principal, ProjectFacts } from "../../commands/context";
+import type { WorkspaceCommand } from "../../commands/registry";
+import type { GuardedWrite, WorkspaceHooks, WriteGuard } from "../../commands/workspace-hooks";
+import { applyBudget, applyBudgetWithCapsule, type CapsuleForms, resolveLimits } from "../../shared/budget";
+import { appError, CommandError, fail, internalError } from "../../shared/errors";
+import { type RedactionFinding, redactArgs, redactionWarning } from "../../shared/redaction";
+import { err, ok, type Result, type Warning } from "../../shared/result";
+import type { Db } from "../../storage/db";
+import { fingerprint, remember, replay } from "../../storage/idempotency";
+import { appendJournal } from "../../storage/journal";
+import { getMeta, noteChange, readWriteFacts, setMeta } from "../../storage/meta";
 
 export interface ExecuteRequest {
   /** The command, resolved once by the caller; an unknown name or a command of another scope is undefined. */

@@ -9,6 +9,7 @@
  * catalog or the portal table at module load, only inside functions (memoized on first use).
  */
 import { z } from "zod";
+import type { Command } from "../commands/registry";
 import { type AppError, appError, CommandError, type ErrorAction } from "../shared/errors";
 import { type Suggestion, suggest } from "../shared/suggestion";
 import { COMMANDS, findCommand, namesOf } from "./catalog";
@@ -17,7 +18,6 @@ import { type JsonSchema, minimalArgs } from "./examples";
 import { findLegacyName, LEGACY_NAMES } from "./legacy-names";
 import { allPortals, domainOf, portals, stripNamePrefix } from "./portals";
 import { anchorOf } from "./reference";
-import type { Command } from "./registry";
 
 /** The generated command reference that `doc_ref` points into. */
 export const COMMAND_REFERENCE_PATH = "docs/commands.md";

@@ -13,12 +13,13 @@
  * a `status` call, which every toolset lists and every role may make. Knows no particular command
  * besides `status`: the rest comes from the catalog and the portal table.
  */
+
+import { ROLE_RANK, type Role } from "../commands/context";
+import type { Command } from "../commands/registry";
 import type { AppError } from "../shared/errors";
 import { fill, type RenderedSuggestion, Suggestion } from "../shared/suggestion";
 import { findCommand } from "./catalog";
-import { ROLE_RANK, type Role } from "./context";
 import { CALL_OP, findPortal, placeOf } from "./portals";
-import type { Command } from "./registry";
 
 /** What the object needs to know of the connection: neutral, no MCP in it. */
 export interface Connection {

@@ -4,11 +4,12 @@
  * workspace calls a project needs (its idempotent bootstrap, its summary now). Handlers run in the
  * Worker and may await; each Directory method is one small transaction of its own.
  */
-import type { Principal } from "../commands/context";
+
+import type { ProjectDirectory } from "../directory/project-directory";
 import type { AppError } from "../shared/errors";
 import type { Result } from "../shared/result";
 import type { WorkspaceSummary } from "../shared/workspace-summary";
-import type { ProjectDirectory } from "./project-directory";
+import type { Principal } from "./context";
 
 /** A resolved project (a workspace name), and whether it is the agent's default project. */
 export type ProjectResolution = { ok: true; workspace: string; isDefault: boolean } | { ok: false; error: AppError };

@@ -4,11 +4,19 @@
  * listing joins the last summary each workspace pushed (`workspaces`). Expected failures are thrown as
  * `CommandError` and turned into Results by the Directory object.
  */
-import { fail } from "../shared/errors";
-import { matchesWorkspace } from "../shared/workspace-patterns";
-import type { Db, Row } from "../workspace/db";
-import type { EnsureRequest, ProjectPage, ProjectPageRequest, ProjectRecord, Reservation, ReserveRequest } from "./project-directory";
-import { MAX_ID_PROBES, MAX_PROJECT_PAGE, MAX_PROJECT_SCAN, PROJECT_SCAN_BATCH } from "./project-limits";
+
+import type {
+  EnsureRequest,
+  ProjectPage,
+  ProjectPageRequest,
+  ProjectRecord,
+  Reservation,
+  ReserveRequest,
+} from "../../directory/project-directory";
+import { MAX_ID_PROBES, MAX_PROJECT_PAGE, MAX_PROJECT_SCAN, PROJECT_SCAN_BATCH } from "../../directory/project-limits";
+import { fail } from "../../shared/errors";
+import { matchesWorkspace } from "../../shared/workspace-patterns";
+import type { Db, Row } from "../../storage/db";
 
 const PROJECT_COLUMNS = `p.id, p.name, p.description, p.origin, p.status, p.created_by, p.created_at_ms,
   COALESCE(w.project_tick, 0) AS project_tick, COALESCE(w.open_records, 0) AS open_records,

@@ -5,7 +5,7 @@
  * is the one line `name: "<dotted name>",` of a `define*Command` call, or `name: \`…${…}\`,` for a family
  * of commands defined by one template.
  */
-import type { Command } from "./registry";
+import type { Command } from "../commands/registry";
 
 /** Repository-relative path → the file's text. */
 export type Sources = Readonly<Record<string, string>>;

@@ -3,12 +3,13 @@
  * row backwards (`as_of_tick` only grows), so late or repeated pushes are harmless. Record-Sync counts
  * (project tick, open records, open sessions) ride along; a push without them counts zeros.
  */
-import { MAX_LIST_LIMIT } from "../shared/limits";
-import { matchesWorkspace } from "../shared/workspace-patterns";
-import type { WorkspaceSummary } from "../shared/workspace-summary";
-import type { Db } from "../workspace/db";
-import type { WorkspaceListing, WorkspacePage, WorkspacePageRequest } from "./project-directory";
-import { MAX_PROJECT_PAGE, MAX_PROJECT_SCAN, PROJECT_SCAN_BATCH } from "./project-limits";
+
+import type { WorkspaceListing, WorkspacePage, WorkspacePageRequest } from "../../directory/project-directory";
+import { MAX_PROJECT_PAGE, MAX_PROJECT_SCAN, PROJECT_SCAN_BATCH } from "../../directory/project-limits";
+import { MAX_LIST_LIMIT } from "../../shared/limits";
+import { matchesWorkspace } from "../../shared/workspace-patterns";
+import type { WorkspaceSummary } from "../../shared/workspace-summary";
+import type { Db } from "../../storage/db";
 
 export interface DirectoryEntry extends WorkspaceSummary {
   registered_at_ms: number;

@@ -3,6 +3,8 @@
  * places, schemas, examples and doc anchors, and name resolution. Built here, above the catalog, and
  * handed to those commands through their context, so the system capability imports no catalog.
  */
+
+import type { CatalogView } from "../commands/registry";
 import { COMMANDS } from "./catalog";
 import {
   argsSchemaOf,
@@ -14,7 +16,6 @@ import {
   unpluggedPortals,
 } from "./command-facts";
 import { allPortals, placeOf, portals } from "./portals";
-import type { CatalogView } from "./registry";
 
 export const CATALOG_VIEW: CatalogView = {
   commands: COMMANDS,

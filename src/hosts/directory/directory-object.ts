@@ -5,14 +5,8 @@
  * `Result`: nothing is thrown across RPC.
  */
 import { DurableObject } from "cloudflare:workers";
-import directoryInit from "../../migrations/directory/0001_directory.sql";
-import directoryProjects from "../../migrations/directory/0002_projects.sql";
-import { CommandError, internalError } from "../shared/errors";
-import { err, ok, type Result } from "../shared/result";
-import type { WorkspaceSummary } from "../shared/workspace-summary";
-import { Db } from "../workspace/db";
-import { type Migration, migrate } from "../workspace/migrate";
-import { type DirectoryEntry, listAllowedWorkspaces, listWorkspaces, upsertSummary } from "./directory.store";
+import directoryInit from "../../../migrations/directory/0001_directory.sql";
+import directoryProjects from "../../../migrations/directory/0002_projects.sql";
 import type {
   EnsureRequest,
   ProjectDirectory,
@@ -23,7 +17,13 @@ import type {
   ReserveRequest,
   WorkspacePage,
   WorkspacePageRequest,
-} from "./project-directory";
+} from "../../directory/project-directory";
+import { CommandError, internalError } from "../../shared/errors";
+import { err, ok, type Result } from "../../shared/result";
+import type { WorkspaceSummary } from "../../shared/workspace-summary";
+import { Db } from "../../storage/db";
+import { type Migration, migrate } from "../../storage/migrate";
+import { type DirectoryEntry, listAllowedWorkspaces, listWorkspaces, upsertSummary } from "./directory.store";
 import { ensureProject, findProject, listProjects, markProjectReady, registerWorkspaceProject, reserveProject } from "./projects.store";
 
 const DIRECTORY_MIGRATIONS: readonly Migration[] = [

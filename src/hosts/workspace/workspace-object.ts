@@ -9,19 +9,19 @@
  * catalog seam, and handed to the executor with the catalog's hooks.
  */
 import { DurableObject } from "cloudflare:workers";
-import { findCommand, WORKSPACE_HOOKS } from "../commands/catalog";
-import type { Principal, ProjectFacts } from "../commands/context";
-import type { Connection } from "../commands/suggestions";
-import { internalError } from "../shared/errors";
-import { redactionEnabled } from "../shared/redaction";
-import { err, ok, type Result } from "../shared/result";
-import { DIRECTORY_NAME, type WorkspaceSummary } from "../shared/workspace-summary";
-import { read } from "./clocks";
-import { Db } from "./db";
+import { findCommand, WORKSPACE_HOOKS } from "../../catalog/catalog";
+import type { Connection } from "../../catalog/suggestions";
+import type { Principal, ProjectFacts } from "../../commands/context";
+import { internalError } from "../../shared/errors";
+import { redactionEnabled } from "../../shared/redaction";
+import { err, ok, type Result } from "../../shared/result";
+import { DIRECTORY_NAME, type WorkspaceSummary } from "../../shared/workspace-summary";
+import { read } from "../../storage/clocks";
+import { Db } from "../../storage/db";
+import { getMeta } from "../../storage/meta";
+import { migrate } from "../../storage/migrate";
+import { WORKSPACE_MIGRATIONS } from "../../storage/migrations";
 import { type ExecuteRequest, execute } from "./execute";
-import { getMeta } from "./meta";
-import { migrate } from "./migrate";
-import { WORKSPACE_MIGRATIONS } from "./migrations";
 
 /** Summaries lag writes by at most this much; long enough to coalesce a burst into one push. */
 const SUMMARY_PUSH_DELAY_MS = 2_000;

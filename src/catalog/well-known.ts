@@ -3,10 +3,11 @@
  * are, the workflow, a command's schema, the command list), a project's bootstrap, the resources'
  * workspace listing, the projects listing, the read that registers a default project, and the
  * examples its messages give. They are named once, here in the catalog seam, so that src/worker/ and
- * src/workspace/ name no command; each must be in the catalog (checked on first use).
+ * src/hosts/ name no command; each must be in the catalog (checked on first use).
  */
+
+import type { Command } from "../commands/registry";
 import { findCommand } from "./catalog";
-import type { Command } from "./registry";
 
 export const WELL_KNOWN = {
   /** Where you are and what is next: every toolset lists it and every role may call it. */

@@ -6,11 +6,12 @@
  * docs all read the same table.
  * A portal whose domains have no command yet (jobs, records) is not listed until they do.
  */
-import { COMMANDS, findCommand } from "./catalog";
-import { type Place, PORTAL_TABLE, type Portal, stripNamePrefix } from "./portal-table";
-import type { Command } from "./registry";
 
-export { CALL_OP, type Place, PORTAL_PROFILE, type Portal, stripNamePrefix } from "./portal-table";
+import { type Place, PORTAL_TABLE, type Portal, stripNamePrefix } from "../commands/portal-table";
+import type { Command } from "../commands/registry";
+import { COMMANDS, findCommand } from "./catalog";
+
+export { CALL_OP, type Place, PORTAL_PROFILE, type Portal, stripNamePrefix } from "../commands/portal-table";
 
 export function domainOf(command: Command): string {
   return command.name.split(".")[0] ?? command.name;
