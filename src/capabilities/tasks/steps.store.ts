@@ -1,7 +1,8 @@
 /**
  * Storage of a task's steps (migration 0004): ids from the `step` clock, step paths made of
- * never-reused ordinals (`s:0.s:1`), tree order, inserts and updates of whole rows, subtree deletes,
- * and rows to the domain's step shape. Every function runs inside the caller's transaction; nothing
+ * never-reused ordinals (`s:0.s:1`), inserts and updates of whole rows, subtree deletes, and rows to
+ * the domain's step shape (finding a step and tree order are the place module's:
+ * src/place/targets.store.ts). Every function runs inside the caller's transaction; nothing
  * here journals or ingests.
  */
 import type { CommandContext } from "../../commands/context";

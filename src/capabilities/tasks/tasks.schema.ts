@@ -1,6 +1,7 @@
 /**
- * Zod shapes of the tasks subsystem (docs/tasks.md): plan, task and step ids, statuses, the step
- * fields agents write, checkpoints and proof modes, target references, and the shapes commands return.
+ * Zod shapes of the tasks subsystem (docs/tasks.md): the step fields agents write, priorities,
+ * checkpoints, and the shapes commands return. Ids, statuses, proof modes and the `target` argument are
+ * the place module's (src/place/target.schema.ts): every capability aimed at a plan or task uses them.
  */
 import { z } from "zod";
 import { PROOF_MODES, TASK_STATUSES } from "../../place/target.schema";

@@ -1,6 +1,7 @@
 /**
  * Storage of plans and tasks (migration 0004): ids from the `plan`/`task` clocks, rows to domain
- * shapes, revisions, the per-agent focus and the proof rows (steps: steps.store.ts).
+ * shapes, revisions and the proof rows (steps: steps.store.ts). Looking a plan or task up by id, and
+ * each agent's focus, are the place module's (src/place/targets.store.ts, focus.store.ts).
  * Every function runs inside the caller's transaction; nothing here journals or ingests.
  */
 import type { CommandContext } from "../../commands/context";
