@@ -57,7 +57,7 @@ export function parseRef(raw: string): Ref {
   return { kind: "unknown" };
 }
 
-/** Anchor slugs follow the anchors' own rules (knowledge/slugs.ts), so every ref `open` accepts can be registered. */
+/** Anchor slugs follow the anchors' own rules (shared/slugs.ts), so every ref `open` accepts can be registered. */
 function parseAnchor(slug: string): Ref {
   const problem = anchorProblem(slug);
   if (problem === undefined) return { kind: "anchor", slug, tag: anchorId(slug) };

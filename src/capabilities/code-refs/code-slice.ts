@@ -2,7 +2,7 @@
  * Code slices, pure: what a slice's parts must look like when an agent attaches one (the server cannot
  * read the repository, so the caller sends the lines), the one canonical form of a slice's text and its
  * sha256, refs parsed for lookups, and the stale warnings. The ref grammar and its path rules are
- * `open/refs.ts` (`parseRef`); this module adds only what attaching needs on top of them.
+ * `src/shared/refs.ts` (`parseRef`); this module adds only what attaching needs on top of them.
  *
  * Canonical text: `\r\n` becomes `\n`, and one final `\n`, when present, ends the last line (it is
  * not an extra empty line): the slice is its lines joined by `\n`, with no newline after the last one.
@@ -70,7 +70,7 @@ function invalid(field: string, problem: string): never {
 }
 
 /**
- * The path as stored: `open/refs.ts`'s rules, no surrounding whitespace, and `.` and empty segments
+ * The path as stored: `src/shared/refs.ts`'s rules, no surrounding whitespace, and `.` and empty segments
  * dropped (`./src//a.ts` is `src/a.ts`), so one file has one spelling.
  */
 function normalizePath(path: string, field: string): string {

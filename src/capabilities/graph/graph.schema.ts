@@ -81,7 +81,7 @@ export type GraphEdge = z.infer<typeof edgeSchema>;
 export const DEFAULT_GRAPH_DOC = "graph";
 export const graphDocSchema = nameSchema("Graph document; default `graph`.").optional();
 
-/** Where a graph command acts (see tasks/scope.ts): a plan's or task's graph, or a branch and graph doc. */
+/** Where a graph command acts (see src/place/scope.ts): a plan's or task's graph, or a branch and graph doc. */
 export const graphPlaceFields = {
   target: targetSchema.optional(),
   branch: branchArg.optional(),

@@ -52,7 +52,7 @@ export interface CapsuleWhere {
   /** The branch the view is about: the caller's checkout (portal answers) or the target's reasoning branch. */
   branch: string;
   docs: { notes: string; trace: string; graph: string };
-  /** Where the caller's next note and next card land when the call names no place (scope.ts `landingOf`). */
+  /** Where the caller's next note and next card land when the call names no place (src/place/scope.ts, `landingOf`). */
   writes: { notes: Landing; cards: Landing };
   /** The caller's focus (a plan or task id), or null. */
   focus: string | null;
