@@ -1,8 +1,9 @@
 /**
  * The catalog seam: every command of the server, with lookups by dotted name, flat tool name or alias,
  * and the hooks capabilities register with the workspace executor (write guards, the portal capsule,
- * the summary's counts, the cleaners of a deleted branch's rows). The one module below the Worker that names capabilities: the Worker imports it
- * for schemas and surfaces, the workspace object for handlers and hooks.
+ * the summary's counts, the cleaners of a deleted branch's rows). The one module outside the
+ * capabilities that imports them: the Worker imports it for schemas and surfaces, the workspace object
+ * (src/hosts/workspace/) for handlers and hooks.
  */
 import { deleteBranchAnchorLinks } from "../capabilities/anchors/anchor-links.store";
 import { ANCHOR_COMMANDS } from "../capabilities/anchors/anchors.catalog";
