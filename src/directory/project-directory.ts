@@ -57,9 +57,11 @@ export interface EnsureRequest {
   diverted_id?: string;
 }
 
-export interface ProjectPageRequest {
-  /** The token's workspace patterns: only matching projects are listed. */
+/** A page of a Directory listing (projects by id, workspaces by name): only what the patterns allow. */
+export interface ListingPageRequest {
+  /** The token's workspace patterns: only matching projects (workspaces) are listed. */
   patterns: string[];
+  /** The key to continue after (the previous page's next_cursor). */
   after?: string;
   limit: number;
 }
@@ -71,13 +73,6 @@ export interface ProjectPage {
   next_cursor?: string;
   /** Rows examined; at most MAX_PROJECT_SCAN. */
   scanned: number;
-}
-
-/** A page of workspace summaries (`workspace_list`): only names the patterns allow, in name order. */
-export interface WorkspacePageRequest {
-  patterns: string[];
-  after?: string;
-  limit: number;
 }
 
 /** One workspace's last pushed summary (`as_of_tick` = the event tick it describes) and when it arrived. */
@@ -106,6 +101,6 @@ export interface ProjectDirectory {
   markProjectReady(id: string): Promise<Result<ProjectRecord>>;
   ensureProject(request: EnsureRequest): Promise<Result<ProjectRecord>>;
   getProject(id: string): Promise<Result<ProjectRecord | null>>;
-  listProjects(request: ProjectPageRequest): Promise<Result<ProjectPage>>;
-  listWorkspaces(request: WorkspacePageRequest): Promise<Result<WorkspacePage>>;
+  listProjects(request: ListingPageRequest): Promise<Result<ProjectPage>>;
+  listWorkspaces(request: ListingPageRequest): Promise<Result<WorkspacePage>>;
 }

@@ -11,7 +11,7 @@ import { findEntity, findStep } from "../../place/targets.store";
 import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
 import { utf8Bytes } from "../../shared/json";
-import { keyedPageRepair, keyedPaginationSchema } from "../../shared/keyed-page";
+import { keyedPageBudget, keyedPaginationSchema } from "../../shared/keyed-page";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_META_BYTES } from "../../shared/limits";
 import { paginationSchema } from "../docs/paging";
 import { createJob, quote } from "./job-changes";
@@ -137,7 +137,7 @@ export const jobsList = defineCommand({
     cursor: jobIdSchema.optional().describe("The last id of the previous page (its next_cursor)."),
   },
   output: { jobs: z.array(jobItemSchema), pagination: keyedPaginationSchema, now_tick: z.number() },
-  budget: { lists: ["jobs"], keep: ["id", "status", "holder"], trimFromEnd: true, repair: keyedPageRepair("jobs", "id") },
+  budget: keyedPageBudget("jobs", "id", ["id", "status", "holder"]),
   handler: (ctx, args) => {
     const now = currentTick(ctx.db);
     const rows = listJobs(ctx.db, { status: args.status, task: args.task, after: args.cursor }, args.limit);

@@ -8,13 +8,14 @@
 import { z } from "zod";
 import type { DirectoryContext } from "../../commands/directory-context";
 import { defineDirectoryCommand } from "../../commands/registry";
+import { listingPageFields, listingPageRequest, listingPagination } from "../../directory/listing-page";
 import type { ProjectRecord } from "../../directory/project-directory";
 import { defaultProjectRequest, generatedIdBase } from "../../directory/project-ids";
-import { DEFAULT_PROJECT_PAGE, MAX_DESCRIPTION_CHARS, MAX_PROJECT_PAGE } from "../../directory/project-limits";
+import { MAX_DESCRIPTION_CHARS } from "../../directory/project-limits";
 import { type AppError, CommandError, fail } from "../../shared/errors";
 import { fnv1a64 } from "../../shared/hash";
-import { keyedPageRepair, keyedPaginationSchema } from "../../shared/keyed-page";
-import { MAX_TITLE_CHARS, MAX_WORKSPACE_CHARS } from "../../shared/limits";
+import { keyedPageBudget, keyedPaginationSchema } from "../../shared/keyed-page";
+import { MAX_TITLE_CHARS } from "../../shared/limits";
 import { workspaceNameSchema } from "../../shared/names";
 import type { Result } from "../../shared/result";
 import { suggest } from "../../shared/suggestion";
@@ -202,23 +203,14 @@ export const listProjects = defineDirectoryCommand({
   description:
     "Projects your token grants, in id order and paged (cursor = next_cursor), each with its tick, open_sessions, open_records and as_of_tick. Reads only the Directory: counts lag writes by a few seconds (see as_of_tick).",
   kind: "read",
-  input: {
-    limit: z.number().int().min(1).max(MAX_PROJECT_PAGE).default(DEFAULT_PROJECT_PAGE),
-    cursor: z.string().min(1).max(MAX_WORKSPACE_CHARS).optional().describe("The next_cursor of the previous page."),
-  },
+  input: listingPageFields,
   output: {
     projects: z.array(listItemSchema),
     pagination: keyedPaginationSchema,
   },
-  budget: { lists: ["projects"], keep: ["id"], trimFromEnd: true, repair: keyedPageRepair("projects", "id") },
+  budget: keyedPageBudget("projects", "id"),
   handler: async (ctx, args) => {
-    const page = unwrap(
-      await ctx.directory.listProjects({
-        patterns: ctx.principal.workspaces,
-        ...(args.cursor !== undefined ? { after: args.cursor } : {}),
-        limit: args.limit,
-      }),
-    );
+    const page = unwrap(await ctx.directory.listProjects(listingPageRequest(ctx.principal.workspaces, args)));
     return {
       projects: page.projects.map((project) => ({
         id: project.id,
@@ -230,13 +222,7 @@ export const listProjects = defineDirectoryCommand({
         as_of_tick: project.as_of_tick,
         ...(project.status === "pending" ? { pending: true as const } : {}),
       })),
-      pagination: {
-        cursor: args.cursor ?? null,
-        ...(page.next_cursor !== undefined ? { next_cursor: page.next_cursor } : {}),
-        has_more: page.has_more,
-        limit: args.limit,
-        count: page.projects.length,
-      },
+      pagination: listingPagination(args, page, page.projects.length),
     };
   },
 });

@@ -6,9 +6,8 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
-import type { BudgetSpec } from "../../shared/budget";
 import { fail } from "../../shared/errors";
-import { keyedPageRepair, keyedPaginationSchema } from "../../shared/keyed-page";
+import { keyedPageBudget, keyedPaginationSchema } from "../../shared/keyed-page";
 import {
   DEFAULT_LIST_RECORDS,
   DEFAULT_SEARCH_LIMIT,
@@ -96,12 +95,7 @@ export const recordsSearch = defineCommand({
   },
 });
 
-const LIST_BUDGET: BudgetSpec = {
-  lists: ["records"],
-  keep: ["id", "state", "depth"],
-  trimFromEnd: true,
-  repair: keyedPageRepair("records", "id"),
-};
+const LIST_BUDGET = keyedPageBudget("records", "id", ["id", "state", "depth"]);
 
 export const recordsList = defineCommand({
   name: "records.list",

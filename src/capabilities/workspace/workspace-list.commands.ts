@@ -6,10 +6,9 @@
  */
 import { z } from "zod";
 import { defineDirectoryCommand } from "../../commands/registry";
-import { DEFAULT_PROJECT_PAGE, MAX_PROJECT_PAGE } from "../../directory/project-limits";
+import { listingPageFields, listingPageRequest, listingPagination } from "../../directory/listing-page";
 import { CommandError } from "../../shared/errors";
-import { keyedPageRepair, keyedPaginationSchema } from "../../shared/keyed-page";
-import { MAX_WORKSPACE_CHARS } from "../../shared/limits";
+import { keyedPageBudget, keyedPaginationSchema } from "../../shared/keyed-page";
 
 const workspaceItemSchema = z.object({
   name: z.string(),
@@ -30,21 +29,14 @@ export const workspaceList = defineDirectoryCommand({
   description:
     "Workspaces your token grants, in name order and paged (cursor = next_cursor), each with its event tick, seq, branch count, Record-Sync project tick, open records and open sessions. Reads only the Directory: the numbers are each workspace's last pushed summary and lag writes by a few seconds (as_of_tick, updated).",
   kind: "read",
-  input: {
-    limit: z.number().int().min(1).max(MAX_PROJECT_PAGE).default(DEFAULT_PROJECT_PAGE),
-    cursor: z.string().min(1).max(MAX_WORKSPACE_CHARS).optional().describe("The next_cursor of the previous page."),
-  },
+  input: listingPageFields,
   output: {
     workspaces: z.array(workspaceItemSchema),
     pagination: keyedPaginationSchema,
   },
-  budget: { lists: ["workspaces"], keep: ["name"], trimFromEnd: true, repair: keyedPageRepair("workspaces", "name") },
+  budget: keyedPageBudget("workspaces", "name"),
   handler: async (ctx, args) => {
-    const result = await ctx.directory.listWorkspaces({
-      patterns: ctx.principal.workspaces,
-      ...(args.cursor !== undefined ? { after: args.cursor } : {}),
-      limit: args.limit,
-    });
+    const result = await ctx.directory.listWorkspaces(listingPageRequest(ctx.principal.workspaces, args));
     if (!result.ok) throw new CommandError(result.error);
     const page = result.value;
     return {
@@ -59,13 +51,7 @@ export const workspaceList = defineDirectoryCommand({
         as_of_tick: entry.as_of_tick,
         updated: new Date(entry.updated_at_ms).toISOString(),
       })),
-      pagination: {
-        cursor: args.cursor ?? null,
-        ...(page.next_cursor !== undefined ? { next_cursor: page.next_cursor } : {}),
-        has_more: page.has_more,
-        limit: args.limit,
-        count: page.workspaces.length,
-      },
+      pagination: listingPagination(args, page, page.workspaces.length),
     };
   },
 });

@@ -9,14 +9,13 @@ import directoryInit from "../../../migrations/directory/0001_directory.sql";
 import directoryProjects from "../../../migrations/directory/0002_projects.sql";
 import type {
   EnsureRequest,
+  ListingPageRequest,
   ProjectDirectory,
   ProjectPage,
-  ProjectPageRequest,
   ProjectRecord,
   Reservation,
   ReserveRequest,
   WorkspacePage,
-  WorkspacePageRequest,
 } from "../../directory/project-directory";
 import { CommandError, internalError } from "../../shared/errors";
 import { err, ok, type Result } from "../../shared/result";
@@ -71,11 +70,11 @@ export class DirectoryObject extends DurableObject<Env> {
     return guarded("getProject", () => findProject(this.db, id) ?? null);
   }
 
-  listProjects(request: ProjectPageRequest): Result<ProjectPage> {
+  listProjects(request: ListingPageRequest): Result<ProjectPage> {
     return guarded("listProjects", () => listProjects(this.db, request));
   }
 
-  listWorkspaces(request: WorkspacePageRequest): Result<WorkspacePage> {
+  listWorkspaces(request: ListingPageRequest): Result<WorkspacePage> {
     return guarded("listWorkspaces", () => listAllowedWorkspaces(this.db, request));
   }
 }

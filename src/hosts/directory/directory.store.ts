@@ -4,7 +4,7 @@
  * (project tick, open records, open sessions) ride along; a push without them counts zeros.
  */
 
-import type { WorkspaceListing, WorkspacePage, WorkspacePageRequest } from "../../directory/project-directory";
+import type { ListingPageRequest, WorkspaceListing, WorkspacePage } from "../../directory/project-directory";
 import { MAX_PROJECT_PAGE, MAX_PROJECT_SCAN, PROJECT_SCAN_BATCH } from "../../directory/project-limits";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
 import { matchesWorkspace } from "../../shared/workspace-patterns";
@@ -53,7 +53,7 @@ export function listWorkspaces(db: Db, after: string | undefined, limit: number)
  * Bounded like the project list: at most MAX_PROJECT_SCAN rows are examined, and when that bound stops
  * the scan the page says where to go on.
  */
-export function listAllowedWorkspaces(db: Db, request: WorkspacePageRequest): WorkspacePage {
+export function listAllowedWorkspaces(db: Db, request: ListingPageRequest): WorkspacePage {
   const limit = Math.min(Math.max(request.limit, 1), MAX_PROJECT_PAGE);
   const allowed = request.patterns.includes("**")
     ? () => true

@@ -7,8 +7,8 @@
 
 import type {
   EnsureRequest,
+  ListingPageRequest,
   ProjectPage,
-  ProjectPageRequest,
   ProjectRecord,
   Reservation,
   ReserveRequest,
@@ -203,7 +203,7 @@ function allowedBy(patterns: string[]): (id: string) => boolean {
  * One page of projects in id order, only those the patterns allow. Work is bounded: at most
  * MAX_PROJECT_SCAN rows are examined; when that bound stops the scan, the page says where to go on.
  */
-export function listProjects(db: Db, request: ProjectPageRequest): ProjectPage {
+export function listProjects(db: Db, request: ListingPageRequest): ProjectPage {
   const limit = Math.min(Math.max(request.limit, 1), MAX_PROJECT_PAGE);
   const allowed = allowedBy(request.patterns);
   const shown: ProjectRecord[] = [];
