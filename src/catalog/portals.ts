@@ -1,9 +1,10 @@
 /**
  * The v1 portals (seed 002): a dozen tools that front the whole command catalog. Each portal owns one or
  * more command domains (the first segment of a dotted name), names a few golden ops (short names for its
- * everyday commands) and accepts `op: "call"` with any command (a read-only portal: any read). Pure data
- * derived from the catalog, so the MCP surface, `system ops.summary`, `schema.get` examples and the
- * docs all read the same table.
+ * everyday commands) and accepts `op: "call"` with any command (a read-only portal: any read). The table
+ * itself is pure data (commands/portal-table.ts, re-exported here with what is derived from it and the
+ * catalog), so the MCP surface, `system ops.summary`, `schema.get` examples and the docs all read the
+ * same table.
  * A portal whose domains have no command yet (jobs, records) is not listed until they do.
  */
 
@@ -20,8 +21,8 @@ export function domainOf(command: Command): string {
 let listed: readonly Portal[] | undefined;
 
 /**
- * Portals with something to do: a golden op, or a command in one of their domains. Computed on first
- * use (the catalog imports the system commands, which read this table: no work at module load).
+ * Portals with something to do: a golden op, or a command in one of their domains. Computed and
+ * checked (every op names a command; a read-only portal fronts no write) on first use, once.
  */
 export function portals(): readonly Portal[] {
   if (listed) return listed;

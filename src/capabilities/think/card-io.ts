@@ -19,16 +19,19 @@ export const cardTags = z.array(z.string().min(1).max(MAX_TAG_CHARS)).max(MAX_TA
 export function parseCard(input: unknown, typeOverride?: string): CardInput {
   try {
     const card = normalizeCard(typeOverride === undefined ? input : { ...(typeof input === "object" ? input : {}), type: typeOverride });
-    if (!isCardType(card.type)) {
-      fail("INVALID_INPUT", `Unknown card type "${card.type}".`, `Use one of: ${CARD_TYPES.join(", ")}.`, {
-        type: card.type,
-        supported_types: [...CARD_TYPES],
-      });
-    }
+    if (!isCardType(card.type)) failUnknownCardType(card.type);
     return card;
   } catch (error) {
     failInvalidCard(error, "Pass a card object ({type, title, text, …}), a `key: value` text, or plain text.");
   }
+}
+
+/** INVALID_INPUT for a card type that is not one of CARD_TYPES, naming them. */
+export function failUnknownCardType(given: string): never {
+  return fail("INVALID_INPUT", `Unknown card type "${given}".`, `Use one of: ${CARD_TYPES.join(", ")}.`, {
+    type: given,
+    supported_types: [...CARD_TYPES],
+  });
 }
 
 /** A card that does not parse is INVALID_INPUT on `card`, with how to send one (`recovery`); any other error is thrown on. */

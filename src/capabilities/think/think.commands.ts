@@ -18,7 +18,7 @@ import { queryWhere } from "../graph/graph-filters.store";
 import { usesTextIndex } from "../graph/graph-text-search.store";
 import { writeNote } from "../vcs/note-write";
 import { ANY } from "./card-filters.store";
-import { cardOutput, cardStatus, cardTags, parseCard } from "./card-io";
+import { cardOutput, cardStatus, cardTags, failUnknownCardType, parseCard } from "./card-io";
 import { searchedCards } from "./card-search";
 import { type CardPage, visibleCards } from "./card-view";
 import { commitCard, linkCards, requireCard, requireOwnCard, requireWritableLane, rewriteCard } from "./cards";
@@ -53,11 +53,7 @@ export const thinkTemplate = defineCommand({
   output: { type: z.string(), supported_types: z.array(z.string()), template: z.record(z.string(), z.unknown()), truncated: z.boolean() },
   handler: (_ctx, args) => {
     const type = args.type.toLowerCase();
-    if (!isCardType(type))
-      fail("INVALID_INPUT", `Unknown card type "${args.type}".`, `Use one of: ${CARD_TYPES.join(", ")}.`, {
-        type: args.type,
-        supported_types: [...CARD_TYPES],
-      });
+    if (!isCardType(type)) failUnknownCardType(args.type);
     return { type, supported_types: [...CARD_TYPES], template: cardSkeleton(type), truncated: false };
   },
 });
