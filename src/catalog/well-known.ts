@@ -1,8 +1,7 @@
 /**
  * The commands the server's own machinery names: the front door's suggestions and fallbacks (where you
  * are, the workflow, a command's schema, the command list), a project's bootstrap, the resources'
- * workspace listing, the projects listing, the read that registers a default project, and the
- * examples its messages give. They are named once, here in the catalog seam, so that src/worker/ and
+ * workspace listing, the projects listing, and the examples its messages give. They are named once, here in the catalog seam, so that src/worker/ and
  * src/hosts/ name no command; each must be in the catalog (checked on first use).
  */
 
@@ -24,8 +23,6 @@ export const WELL_KNOWN = {
   workspaceList: "workspace.list",
   /** The projects a token may use. */
   listProjects: "records.project.list",
-  /** One project: without an id, the caller's default project, registered on first use (a Directory write). */
-  projectGet: "records.project.get",
   /** The typed graph's query: the viewer API's example of a read. */
   graphQuery: "graph.query",
   /** The append of a note: the example of a command name where a call needs one. */

@@ -99,6 +99,11 @@ export interface StatelessCommand<I extends z.ZodObject = z.ZodObject, O extends
  */
 export interface DirectoryCommand<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends CommandBase<I, O> {
   scope: "directory";
+  /**
+   * Reads: given no project, it reads the caller's default project, which it registers on first use (a
+   * Directory write). A caller that may store nothing (the viewer's API) makes such a read name one.
+   */
+  registersDefaultProject?: boolean;
   handler: (ctx: DirectoryContext, args: z.output<I>) => Promise<z.input<O>>;
 }
 

@@ -52,12 +52,6 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
 };
 const DOMAIN_REFUSAL_STATUS = 409;
 
-/**
- * Reads that would register the caller's default project when no project is named (a Directory
- * write): the API makes them name one.
- */
-const DEFAULT_PROJECT_READS: ReadonlySet<string> = new Set([WELL_KNOWN.projectGet]);
-
 const requestSchema = z.strictObject({
   command: z.string().min(1).max(128),
   workspace: z.string().min(1).max(256).optional(),
@@ -168,7 +162,8 @@ async function runCall(body: ArrayBuffer | undefined, principal: Principal, env:
   } else if (command.kind !== "read") {
     result = { ok: false, error: writeRefused(command) };
   } else {
-    const needsWorkspace = command.scope === "workspace" || DEFAULT_PROJECT_READS.has(command.name);
+    // A read that would register the caller's default project when none is named must name one here.
+    const needsWorkspace = command.scope === "workspace" || (command.scope === "directory" && command.registersDefaultProject === true);
     const args = { ...parsed.args };
     if (parsed.workspace !== undefined) args.workspace = parsed.workspace;
     // The workspace is checked first, so no command ever runs against a workspace that does not exist.

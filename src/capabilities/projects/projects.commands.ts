@@ -176,6 +176,7 @@ export const getProject = defineDirectoryCommand({
   description:
     "One project with its live tick and counts. Without `id`: the project this call resolves to (URL, token), else your default project (created on first use).",
   kind: "read",
+  registersDefaultProject: true,
   input: {
     id: projectIdSchema.optional().describe("Project id; default: your default project."),
   },
