@@ -10,6 +10,7 @@ import { COMMANDS, findCommand, namesOf } from "../src/catalog/catalog";
 import { definingFiles } from "../src/catalog/defining-files";
 import { renderCommandReference } from "../src/catalog/reference";
 import { DEFAULT_SURFACE, SURFACE_NAMES, toolsOf } from "../src/worker/surfaces/surfaces";
+import { CAPABILITY_SOURCES } from "./helpers/capability-sources";
 import { ok, rpc } from "./helpers/mcp";
 
 interface ListedTool {
@@ -26,13 +27,6 @@ interface RpcMessage {
   result?: { tools: ListedTool[]; nextCursor?: string };
   error?: { code: number; message: string };
 }
-
-/** The capabilities' sources by repository path, as `npm run docs` reads them from disk (test files aside). */
-const CAPABILITY_SOURCES: Record<string, string> = Object.fromEntries(
-  Object.entries(import.meta.glob<string>("../src/capabilities/**/*.ts", { query: "?raw", import: "default", eager: true }))
-    .filter(([path]) => !path.endsWith(".test.ts"))
-    .map(([path, text]) => [path.replace(/^\.\.\//, ""), text]),
-);
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 

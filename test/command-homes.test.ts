@@ -6,13 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/catalog/catalog";
 import { definingFiles } from "../src/catalog/defining-files";
-
-/** The capabilities' sources by repository path (test files aside), as the reference's generator reads them. */
-const CAPABILITY_SOURCES: Record<string, string> = Object.fromEntries(
-  Object.entries(import.meta.glob<string>("../src/capabilities/**/*.ts", { query: "?raw", import: "default", eager: true }))
-    .filter(([path]) => !path.endsWith(".test.ts"))
-    .map(([path, text]) => [path.replace(/^\.\.\//, ""), text]),
-);
+import { CAPABILITY_SOURCES } from "./helpers/capability-sources";
 
 const CAPABILITIES = [...new Set(Object.keys(CAPABILITY_SOURCES).map((path) => path.split("/")[2] as string))].sort();
 
