@@ -1,9 +1,8 @@
 /**
  * What capabilities register with the workspace executor besides their commands, so that the executor
- * (src/hosts/workspace/execute.ts) and the workspace object know no capability: the guards every write meets,
- * the portal capsule, the domain counts of the summary pushed to the Directory, and the stores' cleaners
- * of a deleted branch's rows. The catalog seam
- * (catalog.ts) assembles one `WorkspaceHooks`.
+ * (src/hosts/workspace/execute.ts) and the workspace object know no capability: the guards every write
+ * meets, the portal capsule, the domain counts of the summary pushed to the Directory, and the stores'
+ * cleaners of a deleted branch's rows. The catalog (src/catalog/catalog.ts) assembles one `WorkspaceHooks`.
  */
 import type { WorkspaceSummary } from "../shared/workspace-summary";
 import type { Db, SqlValue } from "../storage/db";

@@ -306,6 +306,9 @@ export function refuseReservedName(name: string): void {
   }
 }
 
+/** Knowledge cards live on `kb/main` (the knowledge capability); the server owns every `kb/` branch. */
+export const KNOWLEDGE_BRANCH_PREFIX = "kb/";
+
 export function isCanonical(name: string): boolean {
-  return name === MAIN || name.startsWith("task/") || name.startsWith("plan/") || name.startsWith("kb/");
+  return name === MAIN || name.startsWith("task/") || name.startsWith("plan/") || name.startsWith(KNOWLEDGE_BRANCH_PREFIX);
 }

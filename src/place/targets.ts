@@ -12,7 +12,7 @@ import type { CommandContext } from "../commands/context";
 import { fail } from "../shared/errors";
 import { suggest } from "../shared/suggestion";
 import type { Db } from "../storage/db";
-import { type Branch, createRootBranch, findBranch } from "./branches.store";
+import { type Branch, createRootBranch, findBranch, KNOWLEDGE_BRANCH_PREFIX } from "./branches.store";
 import { DEFAULT_DOCS } from "./documents";
 import { focusOf } from "./focus.store";
 import type { ReasoningRef, TargetArg } from "./target.schema";
@@ -120,10 +120,10 @@ export function resolveStep(db: Db, task: EntityRow, args: StepArgs): StepRow {
   return step;
 }
 
-/** Refuses to delete the reasoning branch of an existing plan or task (its trace, notes and graph live there). */
-/** Knowledge cards live on `kb/main` (see the knowledge capability); the server owns every `kb/` branch. */
-const KNOWLEDGE_BRANCH_PREFIX = "kb/";
-
+/**
+ * Refuses to delete a knowledge branch, or the reasoning branch of an existing plan or task (its trace,
+ * notes and graph live there).
+ */
 export function protectReasoningBranch(db: Db, name: string): void {
   if (name.startsWith(KNOWLEDGE_BRANCH_PREFIX)) {
     fail(

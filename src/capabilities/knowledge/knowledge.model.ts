@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
-import { type Branch, createRootBranch, findBranch, sourcesOf } from "../../place/branches.store";
+import { type Branch, createRootBranch, findBranch, KNOWLEDGE_BRANCH_PREFIX, sourcesOf } from "../../place/branches.store";
 import { anchorId } from "../../shared/slugs";
 import { aliasesOf, resolveAnchor } from "../anchors/anchors.store";
 import { ALIAS_RESOLVED, requireAnchorSlug } from "../anchors/snapshot";
@@ -15,7 +15,7 @@ import { isLive, lookupVersion } from "../graph/graph.store";
 import { type CardTarget, cardTarget } from "../think/cards";
 import type { KeyRow } from "./knowledge.store";
 
-export const KB_BRANCH = "kb/main";
+export const KB_BRANCH = `${KNOWLEDGE_BRANCH_PREFIX}main`;
 export const KB_GRAPH_DOC = "kb-graph";
 export const KB_TRACE_DOC = "kb-trace";
 export const KNOWLEDGE_TYPE = "knowledge";
