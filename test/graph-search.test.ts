@@ -266,6 +266,12 @@ describe("the index itself", () => {
       for (const trigger of ["graph_node_text_insert", "graph_node_text_delete", "graph_node_text_fixed", "journal_moves_clocks"])
         db.run(`DROP TRIGGER ${trigger}`);
       db.run("DROP TABLE graph_node_text");
+      for (const trigger of ["graph_terms_insert", "graph_terms_superseded", "graph_terms_branch_delete", "graph_terms_fixed"])
+        db.run(`DROP TRIGGER ${trigger}`);
+      db.run("DROP VIEW graph_version_terms");
+      db.run("DROP TABLE graph_terms");
+      db.run("DROP INDEX branches_by_base_seq");
+      db.run("DROP INDEX step_leases_by_holder");
       db.run("DELETE FROM _migrations WHERE id >= 14");
       db.run(
         "INSERT INTO branches (id, name, base_id, base_seq, depth, created_seq, created_at_ms, created_by) VALUES ('BR-0001', 'main', NULL, NULL, 0, 0, 0, 'a')",
@@ -283,7 +289,7 @@ describe("the index itself", () => {
       version(2, "node", "N2", "pulsar gone", 1);
       version(3, "edge", "N1|r|N1", "pulsar edge", 0);
       version(4, "node", "N3", "two PULSARS", 0);
-      expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([14, 15, 16]);
+      expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([14, 15, 16, 17, 18]);
       expect(matches('"pulsar"')).toEqual([1, 4]);
       // New versions are indexed as they are written, tombstones and edges are not.
       version(5, "node", "N4", "late pulsar", 0);

@@ -29,6 +29,8 @@ const TABLES = [
   "graph_node_text_config",
   "graph_node_text_data",
   "graph_node_text_idx",
+  // The term index of live node versions (migration 0017), derived and never exported.
+  "graph_terms",
   "graph_versions",
   "idempotency_keys",
   "job_events",
@@ -86,6 +88,8 @@ describe("workspace migrations", () => {
         { id: 14, name: "graph_node_text" },
         { id: 15, name: "journal_clock" },
         { id: 16, name: "cursor_key" },
+        { id: 17, name: "graph_terms" },
+        { id: 18, name: "step_leases_by_holder" },
       ]);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
       expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([

@@ -9,6 +9,8 @@ export type Row = Record<string, SqlValue>;
 export class Db {
   /** Rows written through this handle since it was made (triggers included): the executor's change detector. */
   private written = 0;
+  /** Rows read through this handle since it was made (what Cloudflare bills as rows read). */
+  private read = 0;
 
   constructor(
     private readonly sql: SqlStorage,
@@ -29,6 +31,7 @@ export class Db {
       rows.push(row as T);
     }
     this.written += cursor.rowsWritten;
+    this.read += cursor.rowsRead;
     return rows;
   }
 
@@ -37,14 +40,26 @@ export class Db {
   }
 
   run(query: string, ...params: SqlValue[]): number {
-    const written = this.sql.exec(query, ...params).rowsWritten;
+    const cursor = this.sql.exec(query, ...params);
+    // Drained before its counts are read, so a statement that answers rows (RETURNING) counts them all.
+    while (!cursor.next().done) {}
+    const written = cursor.rowsWritten;
     this.written += written;
+    this.read += cursor.rowsRead;
     return written;
   }
 
   /** Grows with every row a statement writes; compare two readings to tell whether a call wrote anything. */
   get rowsWritten(): number {
     return this.written;
+  }
+
+  /**
+   * Grows with every row a statement reads (the cursor's `rowsRead`, the figure Cloudflare bills: rows a
+   * statement scans count, not only those it answers); compare two readings to tell how much a call read.
+   */
+  get rowsRead(): number {
+    return this.read;
   }
 
   /** All of `fn` lands or none of it does: a throw rolls every statement back. */

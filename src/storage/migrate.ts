@@ -11,8 +11,9 @@ export interface Migration {
   name: string;
   sql: string;
   /**
-   * Leaves every table and column as it was (it adds triggers or indexes only), so a workspace export
-   * made at the schema version before it restores on a server that has it (docs/export.md).
+   * Leaves every exported table and column as it was (it adds triggers, indexes, or derived tables that
+   * exports leave out and restores rebuild), so a workspace export made at the schema version before it
+   * restores on a server that has it (docs/export.md).
    */
   keepsTables?: boolean;
 }

@@ -15,6 +15,8 @@ import records from "../../migrations/0013_records.sql";
 import graphNodeText from "../../migrations/0014_graph_node_text.sql";
 import journalClock from "../../migrations/0015_journal_clock.sql";
 import cursorKey from "../../migrations/0016_cursor_key.sql";
+import graphTerms from "../../migrations/0017_graph_terms.sql";
+import stepLeasesByHolder from "../../migrations/0018_step_leases_by_holder.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
@@ -34,4 +36,6 @@ export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 14, name: "graph_node_text", sql: graphNodeText },
   { id: 15, name: "journal_clock", sql: journalClock, keepsTables: true },
   { id: 16, name: "cursor_key", sql: cursorKey, keepsTables: true },
+  { id: 17, name: "graph_terms", sql: graphTerms, keepsTables: true },
+  { id: 18, name: "step_leases_by_holder", sql: stepLeasesByHolder, keepsTables: true },
 ];

@@ -35,23 +35,31 @@ export interface CallSession {
   env: Env;
   /** What the connection lists and how it calls: suggestions in answers are rendered for it. */
   connection: Connection;
-  /** Where one tool call adds up the time its commands spent inside workspace objects (for the call log). */
+  /** Where one tool call adds up the time its commands spent inside workspace objects and the rows they read (for the call log). */
   timing?: CallTiming;
 }
 
-/** The time one tool call spent inside workspace objects, summed over its commands; null until one ran there. */
+/**
+ * What one tool call cost inside workspace objects, summed over its commands: the time there and the
+ * SQLite rows read; each null until an object answered with it.
+ */
 export interface CallTiming {
   object_ms: number | null;
+  rows_read: number | null;
 }
 
 /**
- * The result of a workspace object's answer, its time added to the call's. An object still running the
- * code from before `ObjectAnswer` (a deployment in progress, a gradual rollout) answers a bare result:
- * taken as it is, with no time.
+ * The result of a workspace object's answer, its time and rows read added to the call's. An object still
+ * running the code from before `ObjectAnswer` (a deployment in progress, a gradual rollout) answers a bare
+ * result: taken as it is, with no time; one from before `rows_read` answers no rows, and none are added.
  */
 export function resultOf(session: CallSession, answer: ObjectAnswer | Result<Record<string, unknown>>): Result<Record<string, unknown>> {
   if (!("result" in answer)) return answer;
-  if (session.timing !== undefined) session.timing.object_ms = (session.timing.object_ms ?? 0) + answer.object_ms;
+  const timing = session.timing;
+  if (timing !== undefined) {
+    timing.object_ms = (timing.object_ms ?? 0) + answer.object_ms;
+    if (typeof answer.rows_read === "number") timing.rows_read = (timing.rows_read ?? 0) + answer.rows_read;
+  }
   return answer.result;
 }
 

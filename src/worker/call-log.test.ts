@@ -1,4 +1,5 @@
-// Unit tests of the log line formatters. The line a real call writes is checked in test/auth.test.ts.
+// Unit tests of the log line formatters. The line a real call writes is checked in test/auth.test.ts, its
+// rows_read in test/rows-read.test.ts.
 import { describe, expect, it } from "vitest";
 import { appError } from "../shared/errors";
 import { CALL_LOG_KEYS, callLogLine, outcomeOf, REFUSAL_LOG_KEYS, refusalLogLine, tickOf, workspaceOf } from "./call-log";
@@ -17,6 +18,7 @@ describe("call log lines", () => {
         outcome: "ok",
         duration_ms: 12,
         object_ms: 0.4567,
+        rows_read: 42,
         arguments: { content: "SECRET ARGUMENT" },
         content: "SECRET RESULT",
         token: "bm1.secret.token",
@@ -36,16 +38,24 @@ describe("call log lines", () => {
       duration_ms: 12,
       tick: null,
       object_ms: 0.457,
+      rows_read: 42,
     });
   });
 
   it("keep only strings and finite numbers, and bound strings", () => {
     const line = JSON.parse(
-      callLogLine({ agent_id: { nested: "SECRET" }, tool: ["SECRET"], duration_ms: Number.NaN, cmd: "x".repeat(500) }),
+      callLogLine({
+        agent_id: { nested: "SECRET" },
+        tool: ["SECRET"],
+        duration_ms: Number.NaN,
+        rows_read: Number.POSITIVE_INFINITY,
+        cmd: "x".repeat(500),
+      }),
     );
     expect(line.agent_id).toBeNull();
     expect(line.tool).toBeNull();
     expect(line.duration_ms).toBeNull();
+    expect(line.rows_read).toBeNull();
     expect(line.cmd).toHaveLength(128);
     expect(JSON.stringify(line)).not.toContain("SECRET");
   });

@@ -4,7 +4,8 @@
  * - a `call` line per `tools/call`: who (agent, key id), where (workspace), what (tool, portal op,
  *   command), how it ended (`ok` or the error code), how long it took in the Worker and how much of
  *   that inside workspace objects (`object_ms`, null when none ran; a local figure, see
- *   workspace-object.ts), and the tick when the result reports one;
+ *   workspace-object.ts), the SQLite rows those objects read (`rows_read`, the figure Cloudflare bills;
+ *   null when none ran), and the tick when the result reports one;
  * - a `refused` line per request the front door turns away (bad lock, toolset, body size, auth).
  *
  * Lines carry exactly the keys listed below, always all of them (null when unknown), so a query can
@@ -28,6 +29,7 @@ export const CALL_LOG_KEYS = [
   "duration_ms",
   "tick",
   "object_ms",
+  "rows_read",
 ] as const;
 export const REFUSAL_LOG_KEYS = ["ts", "event", "status", "outcome", "reason"] as const;
 

@@ -109,8 +109,8 @@ function buildServer(session: McpSession): Server {
   server.setRequestHandler("prompts/get", (request) => getPrompt(request.params.name, request.params.arguments ?? {}, session));
   server.setRequestHandler("tools/call", async (request) => {
     const startedMs = Date.now();
-    // Each call adds up its own object time, even when a batch runs several calls on one session.
-    const timing: CallTiming = { object_ms: null };
+    // Each call adds up its own object time and rows read, even when a batch runs several calls on one session.
+    const timing: CallTiming = { object_ms: null, rows_read: null };
     const callSession: McpSession = { ...session, timing };
     const args = recordOf(request.params.arguments);
     // A name that is both a portal and a command: the surface's own kind of tool wins.
@@ -153,6 +153,7 @@ function buildServer(session: McpSession): Server {
           duration_ms: Date.now() - startedMs,
           tick: tickOf(result),
           object_ms: timing.object_ms,
+          rows_read: timing.rows_read,
         }),
       );
     }

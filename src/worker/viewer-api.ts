@@ -154,7 +154,7 @@ async function runCall(body: ArrayBuffer | undefined, principal: Principal, env:
   const startedMs = Date.now();
   const command = findCommand(parsed.command);
   // The call runs as a read-only principal: even a misclassified command could not pass the role check.
-  const timing: CallTiming = { object_ms: null };
+  const timing: CallTiming = { object_ms: null, rows_read: null };
   const session: CallSession = { principal: { ...principal, role: "read" }, lock: undefined, env, connection: PORTAL_CONNECTION, timing };
   let result: Result<Record<string, unknown>>;
   if (command === undefined) {
@@ -182,6 +182,7 @@ async function runCall(body: ArrayBuffer | undefined, principal: Principal, env:
       outcome: outcomeOf(result),
       duration_ms: Date.now() - startedMs,
       object_ms: timing.object_ms,
+      rows_read: timing.rows_read,
     }),
   );
   return result.ok ? answer(200, { result: result.value }) : errorAnswer(result.error);

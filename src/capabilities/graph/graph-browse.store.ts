@@ -9,7 +9,7 @@ import type { Source } from "../../place/branches.store";
 import { inViewSql } from "../../place/views.store";
 import type { Db } from "../../storage/db";
 import { type VersionRow, versionsBySeq } from "./graph.store";
-import type { Where } from "./graph-pages.store";
+import type { Where } from "./graph-filters.store";
 
 /**
  * A node's versions in a branch's lineage, newest first, below `before` when given: every version a

@@ -13,7 +13,8 @@ import { branchLiteral, inViewSql } from "../../place/views.store";
 import type { Db, SqlValue } from "../../storage/db";
 import { limitSql } from "../../storage/seq-scans";
 import { type GraphKind, QUALIFIED_COLUMNS, type VersionRow, versionsBySeq } from "./graph.store";
-import { asOfSql, notShadowedSql, scansOf, type Where } from "./graph-pages.store";
+import type { Where } from "./graph-filters.store";
+import { asOfSql, notShadowedSql, scansOf } from "./graph-pages.store";
 
 /**
  * Live effective edges matching `where`, newest first, in one statement over every source: the index

@@ -4,7 +4,7 @@
  *
  * `graph_query {text}` means a case-insensitive substring of id, title or text of the node as the branch
  * sees it. A node's effective version is a live node version, so it is in the index, and it contains
- * the text exactly when the index finds it and the text check (`queryWhere`) agrees. A page therefore
+ * the text exactly when the index finds it and the text check (the filter's `text` condition) agrees. A page therefore
  * asks the index for the versions that contain the text, newest first, and keeps those that are their
  * key's effective version in the view (in the view, and no newer version of the key in the view: a
  * later update, a tombstone, a cutoff and a nearer branch all hide a matching version) and pass every
@@ -14,7 +14,8 @@
  * Such a page means a common text, so the view's own bounded scan is tried too, and the page that got
  * further is returned.
  *
- * The trigram tokenizer needs 3 characters; shorter texts are left to the bounded scan (`queryPage`).
+ * The trigram tokenizer needs 3 characters; shorter texts are left to the term index's bounded page
+ * (`queryPage` in graph-terms.store.ts), which checks the text on each candidate.
  */
 
 import type { Source } from "../../place/branches.store";
@@ -22,7 +23,8 @@ import { inViewSql } from "../../place/views.store";
 import type { Db, SqlValue } from "../../storage/db";
 import { limitSql } from "../../storage/seq-scans";
 import type { VersionRow } from "./graph.store";
-import { type NodePage, queryPage, type Where } from "./graph-pages.store";
+import { filterWhere, type NodeFilter } from "./graph-filters.store";
+import { type NodePage, queryPage } from "./graph-terms.store";
 
 /** The trigram tokenizer's unit: a text shorter than this (in characters) finds nothing in the index. */
 export const TEXT_INDEX_MIN_CHARS = 3;
@@ -53,22 +55,30 @@ export interface TextSearchRequest {
   /** Only nodes with last_seq below this (the cursor). */
   before?: number | undefined;
   limit: number;
-  /** Every filter of the query, the text check included (`queryWhere`). */
-  where: Where;
+  /** Every filter of the query, the text condition included. */
+  filter: NodeFilter;
+  /** The lanes shown (null: every lane). */
+  lanes: string[] | null;
 }
 
 /**
  * A newest-first page of effective live nodes of `doc` whose id, title or text contains `request.text`
  * (which must pass `usesTextIndex`) and that match `request.where`. The index answers first. When it
  * stops at its bound before filling the page, the versions it examined were mostly ones this view does
- * not show (newer versions on other branches, superseded ones): a common text, so the view's own bounded
- * scan (`queryPage`) is likely to fill the page, and the page that got further down the same newest-first
+ * not show (newer versions on other branches, superseded ones): a common text, so the term index's
+ * bounded page (`queryPage`) is likely to fill the page, and the page that got further down the same newest-first
  * sequence is returned. Both are exact prefixes of it below the cursor, so either continues correctly.
  */
 export function textSearchPage(db: Db, doc: string, sources: Source[], request: TextSearchRequest): NodePage {
   const indexed = indexedPage(db, doc, sources, request);
   if (indexed.next_before === undefined || indexed.rows.length >= request.limit) return indexed;
-  const scanned = queryPage(db, doc, sources, { before: request.before, limit: request.limit, where: request.where });
+  const scanned = queryPage(db, doc, sources, {
+    filter: request.filter,
+    lanes: request.lanes,
+    before: request.before,
+    limit: request.limit,
+    bounded: true,
+  });
   return reach(scanned) < reach(indexed) ? scanned : indexed;
 }
 
@@ -86,6 +96,7 @@ function reach(page: NodePage): number {
  */
 function indexedPage(db: Db, doc: string, sources: Source[], request: TextSearchRequest): NodePage {
   const before = request.before === undefined ? "" : ` AND rowid < ${Math.trunc(request.before)}`;
+  const where = filterWhere(request.filter, request.lanes);
   // ? are numbered in the order they appear: the phrase, the doc, then the filters' own parameters.
   // `candidates` keeps the index's order (its rows are stored as they come), and `found` has no ORDER BY,
   // so it checks them newest first and its LIMIT stops at the page.
@@ -97,7 +108,7 @@ function indexedPage(db: Db, doc: string, sources: Source[], request: TextSearch
        SELECT v.seq FROM candidates c CROSS JOIN graph_versions v ON v.seq = c.seq
        WHERE c.seq > coalesce((SELECT seq FROM beyond), 0) AND v.doc = +? AND v.kind = 'node' AND v.deleted = 0 AND (${inViewSql("v", sources)})
          AND NOT EXISTS (SELECT 1 FROM graph_versions w INDEXED BY graph_versions_by_key
-           WHERE w.doc = v.doc AND w.kind = 'node' AND w.key = v.key AND w.seq > v.seq AND (${inViewSql("w", sources)}))${request.where.sql}${limitSql(request.limit + 1)}),
+           WHERE w.doc = v.doc AND w.kind = 'node' AND w.key = v.key AND w.seq > v.seq AND (${inViewSql("w", sources)}))${where.sql}${limitSql(request.limit + 1)}),
      cut (c) AS (
        SELECT CASE WHEN (SELECT count(*) FROM found) <= ${Math.trunc(request.limit)}
          THEN (SELECT min(seq) FROM candidates WHERE seq > (SELECT seq FROM beyond)) END)
@@ -106,7 +117,7 @@ function indexedPage(db: Db, doc: string, sources: Source[], request: TextSearch
      ORDER BY v.seq DESC`,
     phraseOf(request.text),
     doc,
-    ...request.where.params,
+    ...where.params,
   );
   const cut = rows[0]?.cut ?? null;
   const found: VersionRow[] = rows.filter((row) => row.seq !== null).map(({ cut: _cut, ...row }) => row);

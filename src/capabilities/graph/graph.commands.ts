@@ -24,8 +24,9 @@ import { isLive, lookupVersion, toEdge, toNode, type VersionRow } from "./graph.
 import { type AppliedCounts, applyOps } from "./graph-apply";
 import { diffChanges, graphChangeSchema } from "./graph-diff";
 import { countLive, edgesBetween } from "./graph-edges.store";
-import { laneWhere, queryWhere } from "./graph-filters.store";
-import { effectivePage, keysPage, MAX_EXAMINED_PER_SOURCE, queryPage, scansOf } from "./graph-pages.store";
+import { filterWhere, lanesOf, queryFilter } from "./graph-filters.store";
+import { effectivePage, keysPage, scansOf } from "./graph-pages.store";
+import { MAX_EXAMINED_PER_RANGE, queryPage } from "./graph-terms.store";
 import { MAX_TEXT_CANDIDATES, TEXT_INDEX_MIN_CHARS, textSearchPage, usesTextIndex } from "./graph-text-search.store";
 
 export const graphApply = defineCommand({
@@ -64,7 +65,7 @@ export const graphQuery = defineCommand({
   name: "graph.query",
   tool: "graph_query",
   title: "Query the graph",
-  description: `Bounded slice of a branch's effective graph (latest version per key over its base snapshot), recent-first by last_seq. Filters: ids, types, status, tags_any, tags_all, text (case-insensitive substring of id, title, text). Edges only between returned nodes. A text of ${TEXT_INDEX_MIN_CHARS}+ characters is looked up in an index: at most ${MAX_TEXT_CANDIDATES} matching versions are examined per call. Otherwise at most ${MAX_EXAMINED_PER_SOURCE} versions are examined per source of the view. Either way a sparse filter may return a short page with has_more: continue with cursor = next_cursor. Aim: target (a plan's or task's graph doc on its reasoning branch) > branch (+ doc, default \`graph\`) > your focus > your checkout.`,
+  description: `Bounded slice of a branch's effective graph (latest version per key over its base snapshot), recent-first by last_seq. Filters: ids, types, status, tags_any, tags_all, text (case-insensitive substring of id, title, text). Edges only between returned nodes. A text of ${TEXT_INDEX_MIN_CHARS}+ characters is looked up in an index: at most ${MAX_TEXT_CANDIDATES} matching versions are examined per call. Otherwise one filter (types, status or tags_any, in your lanes) finds every match, whatever its age; combined filters examine at most ${MAX_EXAMINED_PER_RANGE} index entries per source and type/status/tag. A page cut by a bound is short with has_more: continue with cursor = next_cursor. Aim: target (a plan's or task's graph doc on its reasoning branch) > branch (+ doc, default \`graph\`) > your focus > your checkout.`,
   kind: "read",
   input: {
     ...graphPlaceFields,
@@ -101,19 +102,16 @@ export const graphQuery = defineCommand({
     const sources = sourcesOf(ctx.db, branch);
     const window = { before: args.cursor, limit: args.limit, order: "newest" as const };
     // Other agents' drafts stay out unless every lane is asked for (docs/think.md "Lanes").
-    const lanes = laneWhere(args.all_lanes ? undefined : ctx.principal.agent_id);
-    const where = (filters: Parameters<typeof queryWhere>[0]) => {
-      const base = queryWhere(filters);
-      return { sql: base.sql + lanes.sql, params: [...base.params, ...lanes.params] };
-    };
+    const lanes = lanesOf(args.all_lanes ? undefined : ctx.principal.agent_id);
+    const filter = queryFilter({ ...args, ids: undefined });
     // With ids, each id is resolved through the key index; a text of 3+ characters is looked up in the
-    // trigram index; otherwise the view is scanned recent-first.
+    // trigram index; otherwise the term index serves the filters (graph-terms.store.ts).
     const page: { rows: VersionRow[]; has_more: boolean; next_before?: number } =
       args.ids === undefined
         ? usesTextIndex(args.text)
-          ? textSearchPage(ctx.db, doc, sources, { text: args.text, before: args.cursor, limit: args.limit, where: where(args) })
-          : queryPage(ctx.db, doc, sources, { before: args.cursor, limit: args.limit, where: where(args) })
-        : keysPage(ctx.db, sources, doc, "node", args.ids, { ...window, where: where({ ...args, ids: undefined }) });
+          ? textSearchPage(ctx.db, doc, sources, { text: args.text, before: args.cursor, limit: args.limit, filter, lanes })
+          : queryPage(ctx.db, doc, sources, { filter, lanes, before: args.cursor, limit: args.limit, bounded: true })
+        : keysPage(ctx.db, sources, doc, "node", args.ids, { ...window, where: filterWhere(filter, lanes) });
     const nodes = page.rows.map(toNode);
     const edges =
       args.include_edges && nodes.length > 0 && args.edges_limit > 0

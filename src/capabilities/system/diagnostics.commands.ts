@@ -16,7 +16,7 @@ import { type EntityRow, requireEntity } from "../../place/targets.store";
 import { suggestionSchema } from "../../shared/suggestion";
 import { readTail } from "../docs/tail";
 import { issueSchema, lintPlan, lintTask, sortIssues, summary, summarySchema } from "../tasks/lint.rules";
-import { ANY } from "../think/card-filters.store";
+import { ANY } from "../think/card-filters";
 import { visibleCards } from "../think/card-view";
 import { goldenPath } from "./help-text";
 

@@ -80,19 +80,12 @@ export function requireLeaseFree(ctx: CommandContext, step: StepRow): void {
   if (lease && lease.holder !== ctx.principal.agent_id) leaseHeld(lease, nowTick(ctx.db));
 }
 
-/**
- * Live leases the capsule looks through for one held by an agent: the ones expiring last. A bound,
- * not an index: the table has none by holder, and an agent's own lease is among the newest it took.
- */
-const HELD_LEASE_SCAN = 500;
-
-/** A live lease the agent holds (the one expiring last among the newest HELD_LEASE_SCAN live leases). */
+/** The live lease the agent holds that expires last (ties: the lowest step id), through the holder index (migration 0018). */
 export function heldLease(db: Db, agentId: string): LeaseRow | undefined {
   return db.one<LeaseRow & Record<string, string | number>>(
-    `SELECT step_id, task_id, holder, acquired_tick, expires_tick FROM (
-       SELECT * FROM step_leases INDEXED BY step_leases_by_expiry WHERE expires_tick > ? ORDER BY expires_tick DESC LIMIT ${HELD_LEASE_SCAN}
-     ) WHERE holder = ? ORDER BY expires_tick DESC, step_id LIMIT 1`,
-    nowTick(db),
+    `SELECT step_id, task_id, holder, acquired_tick, expires_tick FROM step_leases INDEXED BY step_leases_by_holder
+     WHERE holder = +? AND expires_tick > ? ORDER BY expires_tick DESC, step_id LIMIT 1`,
     agentId,
+    nowTick(db),
   );
 }

@@ -27,9 +27,8 @@ import { entryViewSchema, entryViews } from "../docs/entry-view";
 import { paginationSchema } from "../docs/paging";
 import { readTail } from "../docs/tail";
 import { cardSchema } from "../graph/card-shape";
-import { queryWhere } from "../graph/graph-filters.store";
-import type { Where } from "../graph/graph-pages.store";
-import { ANY, allOf, BLOCKERS, OPEN, ofType } from "../think/card-filters.store";
+import { allOf, type NodeFilter } from "../graph/graph-filters.store";
+import { ANY, BLOCKERS, OPEN, ofType, taggedWith } from "../think/card-filters";
 import { type CardPage, cardEntryHeldBy, cardMentionSchema, mentionsOf, visibleCards } from "../think/card-view";
 import { engineSchema } from "../think/engine.schema";
 import { engineAnswer } from "../think/engine.slice";
@@ -130,7 +129,7 @@ function cardPage(
   ctx: CommandContext,
   branch: Branch,
   doc: string,
-  extra: Where,
+  extra: NodeFilter,
   limit: number,
   allLanes: boolean,
   before?: number,
@@ -138,7 +137,7 @@ function cardPage(
   return visibleCards(ctx, doc, sourcesOf(ctx.db, branch), extra, { limit, allLanes, before });
 }
 
-export function cards(ctx: CommandContext, branch: Branch, doc: string, extra: Where, limit: number, allLanes: boolean) {
+export function cards(ctx: CommandContext, branch: Branch, doc: string, extra: NodeFilter, limit: number, allLanes: boolean) {
   return cardPage(ctx, branch, doc, extra, limit, allLanes).cards;
 }
 
@@ -157,7 +156,7 @@ function viewCards(
 ): CardPage {
   const allLanes = view === "audit";
   const archive = view === "explore" || view === "full" ? ANY : OPEN;
-  const scopedWhere = stepTag ? allOf(queryWhere({ tags_any: [stepTag] }), archive) : undefined;
+  const scopedWhere = stepTag ? allOf(taggedWith(stepTag), archive) : undefined;
   if (view === "focus_only" || view === "compact")
     return scopedWhere ? cardPage(ctx, branch, doc, scopedWhere, limit, allLanes, cursor) : { cards: [] };
   // The cursor pages the newest-first list of the cards the view admits; step-scoped and pinned cards
@@ -165,7 +164,7 @@ function viewCards(
   const rest = cardPage(ctx, branch, doc, archive, limit, allLanes, cursor);
   if (cursor !== undefined) return rest;
   const scoped = scopedWhere ? cards(ctx, branch, doc, scopedWhere, limit, allLanes) : [];
-  const pinned = cards(ctx, branch, doc, queryWhere({ tags_any: ["pinned"] }), limit, allLanes);
+  const pinned = cards(ctx, branch, doc, taggedWith("pinned"), limit, allLanes);
   const seen = new Set<string>();
   const merged = [...scoped, ...pinned, ...rest.cards].filter((card) => !seen.has(card.id) && seen.add(card.id));
   const shown = merged.slice(0, limit);
@@ -232,7 +231,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const emptyTail = (limit: number) => ({ entries: [], pagination: { cursor: null, has_more: false, limit, count: 0 } });
   const tail = (doc: string, limit: number, cursor: number | undefined) =>
     branch === undefined || limit === 0 ? emptyTail(limit) : readTail(ctx, branch, doc, cursor, limit, undefined, allLanes);
-  const signal = (where: Where) => (branch === undefined ? [] : cards(ctx, branch, ref.graph_doc, where, limits.signals, allLanes));
+  const signal = (where: NodeFilter) => (branch === undefined ? [] : cards(ctx, branch, ref.graph_doc, where, limits.signals, allLanes));
   const blockers = signal(BLOCKERS);
   const decisions = signal(allOf(ofType("decision"), view === "explore" || view === "full" ? ANY : OPEN));
   const evidence = signal(ofType("evidence"));

@@ -8,7 +8,7 @@ import { defineCommand } from "../../commands/registry";
 import { findBranch } from "../../place/branches.store";
 import { read } from "../../storage/clocks";
 import { readTail } from "../docs/tail";
-import { newerThan } from "../think/card-filters.store";
+import { newerThan } from "../think/card-filters";
 import { compactCapsule, type RenderedCapsule } from "./capsule.compact";
 import { RESUME_BUDGET } from "./resume.budget";
 import { cards, resumeInput, resumeOutput, resumeView, VIEWS } from "./resume-view";

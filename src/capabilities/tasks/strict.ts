@@ -13,18 +13,17 @@ import type { EntityRow, StepRow } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import type { Warning } from "../../shared/result";
 import { suggest } from "../../shared/suggestion";
+import { CLOSED_STATUSES } from "../graph/card-shape";
 import type { VersionRow } from "../graph/graph.store";
 import { edgesBetween } from "../graph/graph-edges.store";
-import { queryWhere } from "../graph/graph-filters.store";
-import { queryPage } from "../graph/graph-pages.store";
-import { allOf } from "../think/card-filters.store";
-import { cardWhere } from "../think/cards";
-import { CLOSED_STATUSES } from "../think/engine.model";
+import { allOf } from "../graph/graph-filters.store";
+import { queryPage } from "../graph/graph-terms.store";
+import { CARDS, OPEN, taggedWith } from "../think/card-filters";
+import { cardLanes } from "../think/cards";
 import { emitEvent } from "./ingest";
 
-/** Step cards read for the check at most, and pages read to find them (each examines a bounded slice). */
+/** Open step cards read for the check at most (the newest): the check's output bound. */
 const MAX_STEP_CARDS = 200;
-const MAX_STEP_PAGES = 20;
 const CLOSED: ReadonlySet<string> = new Set(CLOSED_STATUSES);
 
 export const overrideSchema = z
@@ -40,20 +39,13 @@ export function strictGaps(ctx: CommandContext, task: EntityRow, step: StepRow):
   if (branch === undefined) return ["hypothesis_with_test", "counter_argument"];
   const sources = sourcesOf(ctx.db, branch);
   const tag = stepTagOf(step.id);
-  // Page past the examination bound of a crowded graph doc, up to MAX_STEP_PAGES pages.
-  const cards: VersionRow[] = [];
-  let before: number | undefined;
-  for (let page = 0; page < MAX_STEP_PAGES && cards.length < MAX_STEP_CARDS; page++) {
-    const found = queryPage(ctx.db, ref.graph_doc, sources, {
-      before,
-      limit: MAX_STEP_CARDS - cards.length,
-      // Drafts of other agents do not count: the closer's own lane and the shared lane do.
-      where: allOf(queryWhere({ tags_any: [tag] }), cardWhere(ctx, false)),
-    });
-    cards.push(...found.rows);
-    if (!found.has_more) break;
-    before = found.next_before ?? found.rows[found.rows.length - 1]?.seq;
-  }
+  // Every open card of the step, whatever its age (closed cards count for nothing below), up to
+  // MAX_STEP_CARDS: drafts of other agents do not count, the closer's own lane and the shared lane do.
+  const cards = queryPage(ctx.db, ref.graph_doc, sources, {
+    filter: allOf(CARDS, taggedWith(tag), OPEN),
+    lanes: cardLanes(ctx, false),
+    limit: MAX_STEP_CARDS,
+  }).rows;
   const byId = new Map(cards.map((row) => [row.key, row]));
   const edges = cards.length === 0 ? [] : edgesBetween(ctx.db, sources, ref.graph_doc, [...byId.keys()], MAX_STEP_CARDS * 2).rows;
   const active = (row: VersionRow | undefined) => row !== undefined && !CLOSED.has(row.status ?? "open");

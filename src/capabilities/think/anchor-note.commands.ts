@@ -16,9 +16,9 @@ import { ANCHOR_KINDS, anchorArg, DEFAULT_KIND, MAX_RELATIONS } from "../anchors
 import { registerAnchor, resolveAnchor } from "../anchors/anchors.store";
 import { CANON_TAG, DRAFT_TAG, PINNED_TAG } from "../anchors/canon";
 import { ALIAS_RESOLVED, requireAnchorSlug } from "../anchors/snapshot";
+import { CARD_TYPES } from "../graph/card-shape";
 import { MAX_NODE_TEXT_CHARS, normalizeTags } from "../graph/graph.schema";
 import { writeCard } from "./cards";
-import { CARD_TYPES } from "./cards.parse";
 import { scopeFields, thinkScope } from "./think.scope";
 
 export const anchorMacroNote = defineCommand({

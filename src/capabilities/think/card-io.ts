@@ -6,8 +6,9 @@
  */
 import { z } from "zod";
 import { fail } from "../../shared/errors";
+import { CARD_TYPES } from "../graph/card-shape";
 import { MAX_TAG_CHARS, MAX_TAGS } from "../graph/graph.schema";
-import { CARD_TYPES, type CardInput, CardParseError, isCardType, normalizeCard } from "./cards.parse";
+import { type CardInput, CardParseError, isCardType, normalizeCard } from "./cards.parse";
 
 /** Card statuses are short words (open, accepted, rejected, …). */
 const MAX_CARD_STATUS_CHARS = 64;

@@ -5,11 +5,11 @@
  */
 import type { CommandContext } from "../../commands/context";
 import type { Source } from "../../place/branches.store";
-import type { Where } from "../graph/graph-pages.store";
+import { allOf, type NodeFilter } from "../graph/graph-filters.store";
 import { textSearchPage } from "../graph/graph-text-search.store";
-import { allOf } from "./card-filters.store";
+import { CARDS } from "./card-filters";
 import { type CardPage, cardPageOf } from "./card-view";
-import { cardWhere } from "./cards";
+import { cardLanes } from "./cards";
 
 /** One page of the visible cards of `graphDoc` containing `text` (3+ characters: `usesTextIndex`) and matching `filter`. */
 export function searchedCards(
@@ -17,7 +17,7 @@ export function searchedCards(
   graphDoc: string,
   sources: Source[],
   text: string,
-  filter: Where,
+  filter: NodeFilter,
   page: { limit: number; allLanes: boolean; before?: number | undefined },
 ): CardPage {
   return cardPageOf(
@@ -25,7 +25,8 @@ export function searchedCards(
       text,
       before: page.before,
       limit: page.limit,
-      where: allOf(cardWhere(ctx, page.allLanes), filter),
+      filter: allOf(CARDS, filter),
+      lanes: cardLanes(ctx, page.allLanes),
     }),
   );
 }

@@ -7,9 +7,10 @@ import type { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import type { Source } from "../../place/branches.store";
 import { type Card, cardSchema, toCard } from "../graph/card-shape";
-import { type NodePage, queryPages, type Where } from "../graph/graph-pages.store";
-import { allOf } from "./card-filters.store";
-import { cardWhere } from "./cards";
+import { allOf, type NodeFilter } from "../graph/graph-filters.store";
+import { type NodePage, queryPages } from "../graph/graph-terms.store";
+import { CARDS } from "./card-filters";
+import { cardLanes } from "./cards";
 
 export interface CardPage {
   cards: Card[];
@@ -17,12 +18,15 @@ export interface CardPage {
   next?: number;
 }
 
-/** One page of the visible cards of `graphDoc` that also match `filter`, newest first (limit 0: none). */
+/**
+ * One page of the visible cards of `graphDoc` that also match `filter`, newest first (limit 0: none):
+ * every match, whatever its age (the term index, graph-terms.store.ts).
+ */
 export function visibleCards(
   ctx: CommandContext,
   graphDoc: string,
   sources: Source[],
-  filter: Where,
+  filter: NodeFilter,
   page: { limit: number; allLanes: boolean; before?: number | undefined },
 ): CardPage {
   return visibleCardPages(ctx, graphDoc, sources, [{ filter, limit: page.limit, before: page.before }], page.allLanes)[0] as CardPage;
@@ -33,16 +37,16 @@ export function visibleCardPages(
   ctx: CommandContext,
   graphDoc: string,
   sources: Source[],
-  pages: { filter: Where; limit: number; before?: number | undefined }[],
+  pages: { filter: NodeFilter; limit: number; before?: number | undefined }[],
   allLanes: boolean,
 ): CardPage[] {
-  const lanes = cardWhere(ctx, allLanes);
+  const lanes = cardLanes(ctx, allLanes);
   const asked = pages.filter((page) => page.limit > 0);
   const found = queryPages(
     ctx.db,
     graphDoc,
     sources,
-    asked.map((page) => ({ before: page.before, limit: page.limit, where: allOf(lanes, page.filter) })),
+    asked.map((page) => ({ filter: allOf(CARDS, page.filter), lanes, before: page.before, limit: page.limit })),
   );
   let next = 0;
   return pages.map((page) => (page.limit === 0 ? { cards: [] } : cardPageOf(found[next++] as NodePage)));

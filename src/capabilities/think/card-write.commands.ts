@@ -10,11 +10,12 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { MAX_TITLE_CHARS } from "../../shared/limits";
+import { CARD_TYPES } from "../graph/card-shape";
 import { MAX_NODE_TEXT_CHARS, nodeIdSchema } from "../graph/graph.schema";
 import { cardOutput, cardStatus, cardTags, parseCard } from "./card-io";
 import { statusGivenIn } from "./card-payload";
 import { commitCard } from "./cards";
-import { CARD_TYPES, type CardInput, cardObject } from "./cards.parse";
+import { type CardInput, cardObject } from "./cards.parse";
 import { type ScopeArgs, scopeFields, thinkScope } from "./think.scope";
 
 /** Ids in one supports/blocks list. */

@@ -5,10 +5,8 @@
  * forms (or with tags in another case or order) compares equal.
  */
 import { MAX_TITLE_CHARS } from "../../shared/limits";
+import { CARD_TYPES, type CardType } from "../graph/card-shape";
 import { MAX_NODE_TEXT_CHARS, MAX_TAG_CHARS, MAX_TAGS, normalizeTags } from "../graph/graph.schema";
-
-export const CARD_TYPES = ["frame", "hypothesis", "question", "test", "evidence", "decision", "note", "update"] as const;
-export type CardType = (typeof CARD_TYPES)[number];
 
 /** The fields a card has besides `meta`; DSL keys outside this list go to `meta`. */
 const KNOWN_KEYS = new Set(["id", "card_id", "type", "title", "text", "status", "tags", "meta"]);

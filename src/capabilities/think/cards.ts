@@ -21,12 +21,11 @@ import { requireCardCodeRefs } from "../code-refs/code-refs";
 import { appendEntry } from "../docs/docs.store";
 import { edgeKey, isReservedNodeId, MAX_NODE_ID_CHARS, normalizeTags } from "../graph/graph.schema";
 import { fieldsOf, isLive, lookupVersion, type VersionFields, type VersionRow, writeVersion } from "../graph/graph.store";
-import { laneWhere } from "../graph/graph-filters.store";
-import type { Where } from "../graph/graph-pages.store";
+import { lanesOf } from "../graph/graph-filters.store";
 import { agentLane, laneOf, requireWritableLane, SHARED_LANE } from "../graph/lanes";
 import { sameState } from "../graph/merge";
 import { refuseChangedCard, revisedFields, withOwnedFields } from "./card-payload";
-import { CARD_TYPES, type CardInput } from "./cards.parse";
+import type { CardInput } from "./cards.parse";
 
 export { agentLane, laneOf, requireWritableLane, SHARED_LANE };
 
@@ -280,8 +279,7 @@ export function linkCards(target: CardTarget, from: string, rel: string, to: str
   return true;
 }
 
-/** SQL conditions for card reads: card types only, and the lanes the caller may see. */
-export function cardWhere(ctx: CommandContext, allLanes: boolean): Where {
-  const lanes = laneWhere(allLanes ? undefined : ctx.principal.agent_id);
-  return { sql: ` AND v.node_type IN (SELECT value FROM json_each(?))${lanes.sql}`, params: [JSON.stringify(CARD_TYPES), ...lanes.params] };
+/** The lanes a card read shows: the shared lane and the caller's own, or every lane. */
+export function cardLanes(ctx: CommandContext, allLanes: boolean): string[] | null {
+  return lanesOf(allLanes ? undefined : ctx.principal.agent_id);
 }

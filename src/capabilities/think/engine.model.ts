@@ -5,6 +5,7 @@
  * actions). Pure.
  */
 import type { Suggestion } from "../../shared/suggestion";
+import { CLOSED_STATUSES } from "../graph/card-shape";
 
 export interface EngineCard {
   id: string;
@@ -31,8 +32,6 @@ export interface EngineTraceEntry {
   content: string;
   meta?: Record<string, unknown> | undefined;
 }
-/** Card statuses that count as closed everywhere (engine, frontier, resume views, strict mode). */
-export const CLOSED_STATUSES = ["done", "closed", "resolved", "rejected", "canceled", "superseded"] as const;
 const CLOSED: ReadonlySet<string> = new Set(CLOSED_STATUSES);
 const CI_TAGS = new Set(["ci", "github-actions", "buildkite", "jenkins"]);
 export const isActive = (card: EngineCard) => !CLOSED.has((card.status ?? "open").toLowerCase());

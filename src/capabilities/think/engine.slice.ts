@@ -15,9 +15,8 @@ import { suggest } from "../../shared/suggestion";
 import type { Entry } from "../docs/docs.schema";
 import { readTail } from "../docs/tail";
 import { edgesBetween } from "../graph/graph-edges.store";
-import { queryWhere } from "../graph/graph-filters.store";
-import type { Where } from "../graph/graph-pages.store";
-import { ANY, allOf, BLOCKERS, OPEN, ofType } from "./card-filters.store";
+import { allOf, type NodeFilter } from "../graph/graph-filters.store";
+import { ANY, BLOCKERS, OPEN, ofType, taggedWith } from "./card-filters";
 import { visibleCardPages } from "./card-view";
 import { runEngine } from "./engine";
 import type { EngineCard, EngineResult } from "./engine.model";
@@ -76,15 +75,15 @@ function knownTrace(tail: EngineScope["traceTail"]): Entry[] | undefined {
 }
 
 /** The canonical slice's card pages, in one statement; with a step tag, that step's cards lead. */
-function slicePages(stepTag: string | undefined): { filter: Where; limit: number }[] {
+function slicePages(stepTag: string | undefined): { filter: NodeFilter; limit: number }[] {
   return [
-    ...(stepTag === undefined ? [] : [{ filter: queryWhere({ tags_any: [stepTag] }), limit: STEP_CARDS }]),
+    ...(stepTag === undefined ? [] : [{ filter: taggedWith(stepTag), limit: STEP_CARDS }]),
     { filter: ANY, limit: RECENT_CARDS },
     ...OPEN_TYPES.map((type) => ({ filter: allOf(ofType(type), OPEN), limit: OPEN_PER_TYPE })),
     { filter: ofType("evidence"), limit: EVIDENCE_CARDS },
     { filter: BLOCKERS, limit: BLOCKER_CARDS },
-    { filter: queryWhere({ tags_any: ["assumption"] }), limit: ASSUMPTION_CARDS },
-    { filter: queryWhere({ tags_any: ["pinned"] }), limit: PINNED_CARDS },
+    { filter: taggedWith("assumption"), limit: ASSUMPTION_CARDS },
+    { filter: taggedWith("pinned"), limit: PINNED_CARDS },
   ];
 }
 

@@ -22,8 +22,8 @@ import { paginationSchema } from "../docs/paging";
 import { readTail } from "../docs/tail";
 import { type Card, cardSchema } from "../graph/card-shape";
 import { GRAPH_KEEP } from "../graph/graph.schema";
-import type { Where } from "../graph/graph-pages.store";
-import { ANY, BLOCKERS, ofType } from "./card-filters.store";
+import type { NodeFilter } from "../graph/graph-filters.store";
+import { ANY, BLOCKERS, ofType } from "./card-filters";
 import { cardEntryHeldBy, cardMentionSchema, mentionsOf, visibleCardPages, visibleCards } from "./card-view";
 import { engineSchema } from "./engine.schema";
 import { engineAnswer } from "./engine.slice";
@@ -33,7 +33,7 @@ const DEFAULTS = { notes: 20, trace: 50, cards: 30, signals: 5 } as const;
 
 const limit = (fallback: number) => z.number().int().min(0).max(MAX_LIST_LIMIT).default(fallback);
 
-function cardsOf(ctx: CommandContext, sources: Source[], graphDoc: string, extra: Where, limitCards: number, allLanes: boolean) {
+function cardsOf(ctx: CommandContext, sources: Source[], graphDoc: string, extra: NodeFilter, limitCards: number, allLanes: boolean) {
   return visibleCards(ctx, graphDoc, sources, extra, { limit: limitCards, allLanes }).cards;
 }
 

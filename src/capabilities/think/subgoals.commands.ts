@@ -10,12 +10,12 @@ import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
 import { MAX_TITLE_CHARS } from "../../shared/limits";
 import { appendEntry } from "../docs/docs.store";
+import { CLOSED_STATUSES } from "../graph/card-shape";
 import { edgeKey, MAX_NODE_TEXT_CHARS, nodeIdSchema } from "../graph/graph.schema";
 import { fieldsOf, isLive, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
 import { edgesTouching } from "../graph/graph-edges.store";
 import { type CardTarget, commitCard, requireCard, requireOwnCard, requireWritableLane, rewriteCard } from "./cards";
 import { normalizeCard } from "./cards.parse";
-import { CLOSED_STATUSES } from "./engine.model";
 import { scopeFields, thinkScope } from "./think.scope";
 
 /** Edges re-pointed per duplicate at most in one merge call (bounded; run again for the rest). */

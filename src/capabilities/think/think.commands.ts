@@ -11,18 +11,18 @@ import { DEFAULT_DOCS } from "../../place/documents";
 import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT, MAX_TITLE_CHARS } from "../../shared/limits";
 import { pagination, paginationSchema, repairPagination } from "../docs/paging";
-import { cardSchema } from "../graph/card-shape";
+import { CARD_TYPES, cardSchema } from "../graph/card-shape";
 import { GRAPH_KEEP, MAX_NODE_TEXT_CHARS, nodeIdSchema } from "../graph/graph.schema";
 import { toNode } from "../graph/graph.store";
-import { queryWhere } from "../graph/graph-filters.store";
+import { queryFilter } from "../graph/graph-filters.store";
 import { usesTextIndex } from "../graph/graph-text-search.store";
 import { writeNote } from "../vcs/note-write";
-import { ANY } from "./card-filters.store";
+import { ANY } from "./card-filters";
 import { cardOutput, cardStatus, cardTags, failUnknownCardType, parseCard } from "./card-io";
 import { searchedCards } from "./card-search";
 import { type CardPage, visibleCards } from "./card-view";
 import { commitCard, linkCards, requireCard, requireOwnCard, requireWritableLane, rewriteCard } from "./cards";
-import { CARD_TYPES, type CardInput, isCardType } from "./cards.parse";
+import { type CardInput, isCardType } from "./cards.parse";
 import { readScopeFields, scopeFields, type ThinkScope, thinkScope } from "./think.scope";
 
 /** Default and ceiling of cards in a context slice (seed 001 `limit_cards=30`). */
@@ -153,7 +153,7 @@ export const thinkQuery = defineCommand({
   budget: CARD_BUDGET,
   handler: (ctx, args) => {
     const scope = thinkScope(ctx, args, "read");
-    const filters = queryWhere({
+    const filters = queryFilter({
       ids: args.ids,
       types: args.types,
       status: args.status?.map((status) => status.toLowerCase()),
@@ -268,7 +268,7 @@ export const thinkPins = defineCommand({
   budget: CARD_BUDGET,
   handler: (ctx, args) => {
     const scope = thinkScope(ctx, args, "read");
-    const pinned = queryWhere({ tags_any: [PINNED_TAG] });
+    const pinned = queryFilter({ tags_any: [PINNED_TAG] });
     return cardPageOutput(scope, visibleCards(ctx, scope.cards.graphDoc, scope.cards.sources, pinned, pageArgs(args)), args);
   },
 });

@@ -74,6 +74,8 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   records_fts: "the full-text index (and FTS5's shadow tables) is rebuilt from `records` as its rows are restored",
   graph_node_text:
     "the trigram index of node versions (and FTS5's shadow tables) is rebuilt from `graph_versions` as its rows are restored",
+  graph_terms:
+    "the term index of node versions is derived: its triggers rebuild it from `branches` and `graph_versions` as their rows are restored",
 };
 
 /** The tables the workspace's migrations create (the platform adds its own, e.g. `_cf_…`: not ours to export). */

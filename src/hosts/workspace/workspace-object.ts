@@ -1,7 +1,7 @@
 /**
  * One Durable Object per workspace: migrates its SQLite schema once on wake, then serves one RPC
  * method, `execute`, that runs a named command and returns its `Result` (it never throws across RPC)
- * with the time the call spent inside the object, for the front door's call log.
+ * with the time the call spent inside the object and the SQLite rows it read, for the front door's call log.
  * After a write it schedules a coalesced summary push to the Directory (one alarm, at most one push
  * per SUMMARY_PUSH_DELAY_MS however many writes land). The summary carries the counts the capabilities
  * register (branches, Record-Sync's open records and sessions), which the projects listing shows;
@@ -30,10 +30,13 @@ const SUMMARY_PUSH_DELAY_MS = 2_000;
  * What `execute` answers: the command's result, and the milliseconds from the start of `execute` to the
  * answer by the object's clock. That clock has a 1 ms step, and deployed it advances only across I/O, so
  * the figure is a local measure (`wrangler dev`); it travels beside the result, never inside it.
+ * `rows_read` is the rows the object's SQLite read for the call (`Db.rowsRead`, the figure Cloudflare
+ * bills), its write transaction included and the schema migration excluded; beside the result too.
  */
 export interface ObjectAnswer {
   result: Result<Record<string, unknown>>;
   object_ms: number;
+  rows_read: number;
 }
 
 export class WorkspaceObject extends DurableObject<Env> {
@@ -57,7 +60,15 @@ export class WorkspaceObject extends DurableObject<Env> {
     options: { capsule?: boolean; readOnly?: boolean; connection?: Connection; project?: ProjectFacts } = {},
   ): Promise<ObjectAnswer> {
     const started = performance.now();
-    const answer = (result: Result<Record<string, unknown>>): ObjectAnswer => ({ result, object_ms: performance.now() - started });
+    // Migrations ran in the constructor, before any call was let in: they are not counted.
+    const readBefore = this.db.rowsRead;
+    // Taken once the command is done, before an await could let another call read through the same handle.
+    let rowsRead: number | undefined;
+    const answer = (result: Result<Record<string, unknown>>): ObjectAnswer => ({
+      result,
+      object_ms: performance.now() - started,
+      rows_read: rowsRead ?? this.db.rowsRead - readBefore,
+    });
     try {
       const found = findCommand(command);
       const request: ExecuteRequest = {
@@ -76,6 +87,7 @@ export class WorkspaceObject extends DurableObject<Env> {
       // A write that stored rows may have moved the summary (a tick always stores its journal row).
       const writtenBefore = this.db.rowsWritten;
       const result = execute(this.db, WORKSPACE_HOOKS, request, Date.now());
+      rowsRead = this.db.rowsRead - readBefore;
       const countsMayMove = request.command?.movesSummaryCounts === true;
       if (isWrite && result.ok && (countsMayMove || this.db.rowsWritten !== writtenBefore)) await this.scheduleSummaryPush();
       return answer(result);

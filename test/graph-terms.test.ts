@@ -1,0 +1,154 @@
+// The term index (migration 0017, src/capabilities/graph/graph-terms.store.ts), over the real MCP
+// endpoint: what is open stays visible at any age, in every read that shows it, and the lists the
+// migration writes into SQL are the code's.
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { CARD_TYPES, CLOSED_STATUSES } from "../src/capabilities/graph/card-shape";
+import { Db } from "../src/storage/db";
+import { migrate } from "../src/storage/migrate";
+import { WORKSPACE_MIGRATIONS } from "../src/storage/migrations";
+import { exportPages, restore } from "./helpers/export-pages";
+import { as, ok } from "./helpers/mcp";
+
+type Args = Record<string, unknown>;
+const ids = (cards: { id: string }[]) => cards.map((card) => card.id);
+
+/** `count` cards `<prefix><n>` of `type` (and `fields`) through workspace_import, 5,000 graph ops a call. */
+async function importCards(workspace: string, prefix: string, count: number, fields: Args, branch?: string): Promise<void> {
+  const admin = await as("root", { role: "admin" });
+  for (let start = 0; start < count; start += 5_000) {
+    const items = [];
+    for (let at = start; at < Math.min(count, start + 5_000); at += 500) {
+      const ops = Array.from({ length: Math.min(500, count - at) }, (_, k) => ({
+        op: "node_upsert",
+        id: `${prefix}${at + k}`,
+        title: `${prefix} ${at + k}`,
+        ...fields,
+      }));
+      items.push({ op: "graph", ...(branch ? { branch } : {}), ops });
+    }
+    await ok("workspace_import", { workspace, ops: items }, admin);
+  }
+}
+
+interface TermRow {
+  holder: string;
+  part: number;
+  doc: string;
+  term: string;
+  seq: number;
+}
+
+/** Every row of the workspace's term index, in key order. */
+async function termRows(workspace: string): Promise<TermRow[]> {
+  return runInDurableObject(env.WORKSPACES.getByName(workspace), (_instance, state) =>
+    new Db(state.storage.sql, state.storage).all<TermRow & Record<string, string | number>>(
+      "SELECT holder, part, doc, term, seq FROM graph_terms ORDER BY holder, part, doc, term, seq",
+    ),
+  );
+}
+
+/**
+ * Main's cards in both lanes with tags and statuses, a branch `b` forked from main and a branch `c`
+ * forked from `b`; then main and `b` supersede and delete what their forks saw, and each branch writes
+ * its own. Every kind of row the index holds: current versions, what a fork saw, lane terms.
+ */
+async function seedForks(workspace: string): Promise<void> {
+  const card = (id: string, type: string, fields: Args = {}) => ({ op: "node_upsert", id, type, title: `${type} ${id}`, ...fields });
+  const w = { workspace };
+  const bob = await as("bob");
+  await ok("graph_apply", {
+    ...w,
+    ops: [
+      card("A", "hypothesis", { status: "open", tags: ["pinned"] }),
+      card("B", "question", { status: "open" }),
+      card("D", "widget", { status: "x", tags: ["ops"] }),
+      card("E", "evidence", { tags: ["step:step-0000000a", "assumption"] }),
+    ],
+  });
+  await ok("graph_apply", { ...w, ops: [card("C", "decision", { status: "blocked", meta: { lane: "agent/bob" } })] }, bob);
+  await ok("branch_create", { ...w, name: "b" });
+  await ok("graph_apply", { ...w, ops: [card("A", "hypothesis", { status: "done" }), { op: "node_delete", id: "B" }, card("F", "test")] });
+  await ok("graph_apply", { ...w, branch: "b", ops: [card("C", "decision", { status: "done", meta: { lane: "agent/bob" } })] }, bob);
+  await ok("graph_apply", { ...w, branch: "b", ops: [card("G", "note", { meta: { lane: "agent/alice" } })] });
+  await ok("branch_create", { ...w, name: "c", from: "b" });
+  await ok("graph_apply", {
+    ...w,
+    branch: "b",
+    ops: [card("G", "note", { status: "closed", meta: { lane: "agent/alice" } }), card("E", "evidence", { tags: ["pinned"] })],
+  });
+  await ok("graph_apply", { ...w, branch: "c", ops: [card("H", "frame")] });
+}
+
+describe("the term index", () => {
+  it("is built from the code's card types and closed statuses", () => {
+    const sql = WORKSPACE_MIGRATIONS.find((migration) => migration.name === "graph_terms")?.sql ?? "";
+    const quoted = (values: readonly string[]) => `(${values.map((value) => `'${value}'`).join(", ")})`;
+    expect(sql).toContain(`v.node_type IN ${quoted(CARD_TYPES)}`);
+    expect(sql).toContain(`v.status NOT IN ${quoted(CLOSED_STATUSES)}`);
+    // Every list in the file is one of the two.
+    const lists = [...sql.matchAll(/IN (\('[^)]*'\))/g)].map((match) => match[1]);
+    expect(new Set(lists)).toEqual(new Set([quoted(CARD_TYPES), quoted(CLOSED_STATUSES)]));
+  });
+
+  it("keeps an old open hypothesis and question in view under 1,200 newer cards", async () => {
+    const workspace = "terms/old-open";
+    const hypothesis = await ok("think_card", { workspace, card: { type: "hypothesis", title: "Caching halves the latency" } });
+    const question = await ok("think_card", { workspace, card: { type: "question", title: "Which cache?", status: "open" } });
+    await importCards(workspace, "NOTE-", 1_200, { type: "note", status: "done" });
+
+    const frontier = await ok("think_frontier", { workspace });
+    expect(ids(frontier.frontier.hypotheses)).toEqual([hypothesis.card_id]);
+    expect(ids(frontier.frontier.questions)).toEqual([question.card_id]);
+
+    const next = await ok("think_next", { workspace });
+    const named = JSON.stringify(next);
+    expect(named).toContain(hypothesis.card_id);
+    expect(named).not.toContain("Nothing open");
+
+    const pack = await ok("context_pack", { workspace });
+    expect(JSON.stringify(pack.engine)).toContain(hypothesis.card_id);
+
+    const query = await ok("graph_query", { workspace, types: ["hypothesis"] });
+    expect(ids(query.nodes)).toEqual([hypothesis.card_id]);
+    expect(query.pagination.has_more).toBe(false);
+
+    const status = await ok("status", { workspace });
+    expect(JSON.stringify(status)).toContain(hypothesis.card_id);
+  });
+
+  it("is the same whether the writes kept it, the migration built it, or a restore rebuilt it", async () => {
+    const workspace = "terms/rebuild";
+    await seedForks(workspace);
+    const kept = await termRows(workspace);
+    // Every kind of row is there: both parts, both lane suffixes, several holders.
+    expect(kept.some((row) => row.part === 1 && row.holder !== kept[0]?.holder)).toBe(true);
+    expect(kept.some((row) => row.term === "o:decision@agent/bob")).toBe(true);
+    expect(kept.some((row) => row.term === "cg:pinned~" || row.term === "card~")).toBe(true);
+    expect(kept.some((row) => row.term === "ng:ops")).toBe(true);
+
+    const admin = await as("root", { role: "admin" });
+    await restore("terms/rebuild-copy", await exportPages(workspace, admin), admin);
+    expect(await termRows("terms/rebuild-copy")).toEqual(kept);
+
+    // Back to schema 16 on the same rows, then the migrations again: the backfill builds the same index.
+    await runInDurableObject(env.WORKSPACES.getByName(workspace), (_instance, state) => {
+      const db = new Db(state.storage.sql, state.storage);
+      for (const trigger of ["graph_terms_insert", "graph_terms_superseded", "graph_terms_branch_delete", "graph_terms_fixed"])
+        db.run(`DROP TRIGGER ${trigger}`);
+      db.run("DROP VIEW graph_version_terms");
+      db.run("DROP TABLE graph_terms");
+      db.run("DROP INDEX branches_by_base_seq");
+      db.run("DROP INDEX step_leases_by_holder");
+      db.run("DELETE FROM _migrations WHERE id >= 17");
+      expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([17, 18]);
+    });
+    expect(await termRows(workspace)).toEqual(kept);
+    // Deleting a branch takes its rows with it.
+    await ok("branch_delete", { workspace, name: "c" });
+    const afterDelete = await termRows(workspace);
+    expect(afterDelete.length).toBeLessThan(kept.length);
+    expect(afterDelete).toEqual(kept.filter((row) => afterDelete.some((left) => left.holder === row.holder)));
+  });
+});
