@@ -97,10 +97,9 @@ BEGIN
   SELECT RAISE(ABORT, 'a graph version''s branch, doc, type, status, tags and meta never change');
 END;
 
--- The versions written before this migration: each branch's current ones, and what each fork saw of
--- its base that the base has superseded since.
-INSERT OR IGNORE INTO graph_terms (holder, part, doc, term, seq)
-  SELECT t.branch_id, 0, t.doc, t.term, t.seq FROM graph_version_terms t WHERE t.superseded_seq IS NULL;
-INSERT OR IGNORE INTO graph_terms (holder, part, doc, term, seq)
-  SELECT c.id, 1, t.doc, t.term, t.seq FROM branches c CROSS JOIN graph_version_terms t
-  WHERE c.base_id IS NOT NULL AND t.branch_id = c.base_id AND t.seq <= c.base_seq AND t.superseded_seq > c.base_seq;
+-- The versions written before this migration are indexed after the object starts, a batch at a time
+-- (src/capabilities/graph/graph-terms-backfill.store.ts): this mark is the highest seq not indexed yet.
+-- Until a batch passes a version, reads find it by scanning the graph instead, so they are exact from
+-- the first call.
+INSERT INTO workspace_meta (key, value)
+  SELECT 'graph_terms_backfill', CAST(max(seq) AS TEXT) FROM graph_versions HAVING max(seq) IS NOT NULL;

@@ -1,10 +1,11 @@
 // The term index (migration 0017, src/capabilities/graph/graph-terms.store.ts), over the real MCP
 // endpoint: what is open stays visible at any age, in every read that shows it, and the lists the
 // migration writes into SQL are the code's.
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CARD_TYPES, CLOSED_STATUSES } from "../src/capabilities/graph/card-shape";
+import { backfillTermsBatch, termsPendingThrough } from "../src/capabilities/graph/graph-terms-backfill.store";
 import { Db } from "../src/storage/db";
 import { migrate } from "../src/storage/migrate";
 import { WORKSPACE_MIGRATIONS } from "../src/storage/migrations";
@@ -118,7 +119,7 @@ describe("the term index", () => {
     expect(JSON.stringify(status)).toContain(hypothesis.card_id);
   });
 
-  it("is the same whether the writes kept it, the migration built it, or a restore rebuilt it", async () => {
+  it("is the same whether the writes kept it, the upgrade's backfill built it, or a restore rebuilt it", async () => {
     const workspace = "terms/rebuild";
     await seedForks(workspace);
     const kept = await termRows(workspace);
@@ -132,9 +133,23 @@ describe("the term index", () => {
     await restore("terms/rebuild-copy", await exportPages(workspace, admin), admin);
     expect(await termRows("terms/rebuild-copy")).toEqual(kept);
 
-    // Back to schema 16 on the same rows, then the migrations again: the backfill builds the same index.
-    await runInDurableObject(env.WORKSPACES.getByName(workspace), (_instance, state) => {
-      const db = new Db(state.storage.sql, state.storage);
+    // The reads of every branch, as the index the writes kept answers them.
+    const reads = async () =>
+      Promise.all(
+        ["main", "b", "c"].map(async (branch) => ({
+          frontier: (await ok("think_frontier", { workspace, branch, all_lanes: true })).frontier,
+          open: (await ok("graph_query", { workspace, branch, status: "open", include_edges: false })).nodes,
+          pinned: (await ok("think_query", { workspace, branch, tags_any: ["pinned"] })).cards,
+          pack: (await ok("context_pack", { workspace, ref: branch, notes_limit: 0, trace_limit: 0 })).cards,
+        })),
+      );
+    const expected = await reads();
+
+    // Back to schema 16 on the same rows, then the migrations again on the object's own handle (as its
+    // constructor runs them): the index starts empty, with a mark of what is left to index.
+    const stub = env.WORKSPACES.getByName(workspace);
+    await runInDurableObject(stub, (instance) => {
+      const db = (instance as unknown as { db: Db }).db;
       for (const trigger of ["graph_terms_insert", "graph_terms_superseded", "graph_terms_branch_delete", "graph_terms_fixed"])
         db.run(`DROP TRIGGER ${trigger}`);
       db.run("DROP VIEW graph_version_terms");
@@ -143,8 +158,33 @@ describe("the term index", () => {
       db.run("DROP INDEX step_leases_by_holder");
       db.run("DELETE FROM _migrations WHERE id >= 17");
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([17, 18]);
+      expect(db.one("SELECT count(*) AS n FROM graph_terms")).toEqual({ n: 0 });
+      expect(termsPendingThrough(db)).toBeGreaterThan(10);
     });
+    // The reads do not depend on how far the backfill got: nothing, batch by batch of 4 versions, all.
+    for (let batch = 0; ; batch++) {
+      expect(await reads(), `after ${batch} batches`).toEqual(expected);
+      const left = await runInDurableObject(stub, (instance, state) => {
+        const db = new Db(state.storage.sql, state.storage);
+        // The object's own handle remembers the mark: a batch lowers it there too.
+        const own = (instance as unknown as { db: Db }).db;
+        if (batch < 3) backfillTermsBatch(own, 4);
+        return {
+          own: termsPendingThrough(own),
+          stored: Number(db.one<{ value: string }>("SELECT value FROM workspace_meta WHERE key = 'graph_terms_backfill'")?.value ?? 0),
+        };
+      });
+      expect(left.own).toBe(left.stored);
+      if (batch >= 3) break;
+    }
+    // The rest is the alarm's: it works a batch at a time and sets itself again until nothing is left.
+    await runInDurableObject(stub, (_instance, state) => state.storage.setAlarm(Date.now()));
+    for (let alarm = 0; alarm < 10 && (await runDurableObjectAlarm(stub)); alarm++);
     expect(await termRows(workspace)).toEqual(kept);
+    expect(await reads()).toEqual(expected);
+    await runInDurableObject(stub, (instance) => {
+      expect(termsPendingThrough((instance as unknown as { db: Db }).db)).toBe(0);
+    });
     // Deleting a branch takes its rows with it.
     await ok("branch_delete", { workspace, name: "c" });
     const afterDelete = await termRows(workspace);

@@ -13,6 +13,7 @@ import { DOCS_COMMANDS } from "../capabilities/docs/docs.catalog";
 import { deleteBranchDocs } from "../capabilities/docs/docs.store";
 import { GRAPH_COMMANDS } from "../capabilities/graph/graph.catalog";
 import { deleteBranchGraph } from "../capabilities/graph/graph.store";
+import { TERMS_BACKFILL } from "../capabilities/graph/graph-terms-backfill.store";
 import { JOB_COMMANDS } from "../capabilities/jobs/jobs.catalog";
 import { KNOWLEDGE_COMMANDS } from "../capabilities/knowledge/knowledge.catalog";
 import { OPEN_COMMANDS } from "../capabilities/open/open.catalog";
@@ -80,4 +81,6 @@ export const WORKSPACE_HOOKS: WorkspaceHooks = {
   summaryCounts: (db) => ({ branches: countBranches(db), ...recordSyncSummary(db) }),
   // Every store keeping rows by branch; the branch's own rows (checkouts, the branch) go after these.
   branchRows: [deleteBranchDocs, deleteBranchRefs, deleteBranchGraph, deleteBranchAnchorLinks],
+  // What migrations left for after start: the term index of the graph versions written before it.
+  maintenance: [TERMS_BACKFILL],
 };

@@ -1,8 +1,9 @@
 /**
  * What capabilities register with the workspace executor besides their commands, so that the executor
  * (src/hosts/workspace/execute.ts) and the workspace object know no capability: the guards every write
- * meets, the portal capsule, the domain counts of the summary pushed to the Directory, and the stores'
- * cleaners of a deleted branch's rows. The catalog (src/catalog/catalog.ts) assembles one `WorkspaceHooks`.
+ * meets, the portal capsule, the domain counts of the summary pushed to the Directory, the stores'
+ * cleaners of a deleted branch's rows, and the work a migration leaves for after the object starts. The
+ * catalog (src/catalog/catalog.ts) assembles one `WorkspaceHooks`.
  */
 import type { WorkspaceSummary } from "../shared/workspace-summary";
 import type { Db, SqlValue } from "../storage/db";
@@ -41,6 +42,17 @@ export type BranchRowsCleaner = (db: Db, branchId: string) => void;
 /** The counts of a workspace's summary that its capabilities keep (beside its name and clocks). */
 export type SummaryCounts = Omit<WorkspaceSummary, "name" | "tick" | "seq" | "as_of_tick">;
 
+/**
+ * Work a migration leaves for after the object starts (indexing what was written before it, say), so the
+ * start never waits for it: the object's alarm runs one step at a time until none is pending. Reads must
+ * not depend on how far it got.
+ */
+export interface MaintenanceTask {
+  pending(db: Db): boolean;
+  /** One short step, in a transaction of its own. */
+  step(db: Db): void;
+}
+
 export interface WorkspaceHooks {
   /** In the order they run. */
   writeGuards: readonly WriteGuard[];
@@ -51,4 +63,6 @@ export interface WorkspaceHooks {
   summaryCounts(db: Db): SummaryCounts;
   /** Every store's cleaner of a deleted branch's rows. */
   branchRows: readonly BranchRowsCleaner[];
+  /** In the order they run: a task's steps until it is done, then the next's. */
+  maintenance: readonly MaintenanceTask[];
 }

@@ -9,6 +9,13 @@ export type Row = Record<string, SqlValue>;
 export class Db {
   /** Rows written through this handle since it was made (triggers included): the executor's change detector. */
   private written = 0;
+
+  /**
+   * Facts read from the database that a handle keeps between calls (say, how far a backfill got), by
+   * their owner's key. The owner keeps them true as it writes; `migrate` forgets them all, since a
+   * migration may change them.
+   */
+  readonly remembered = new Map<string, unknown>();
   /** Rows read through this handle since it was made (what Cloudflare bills as rows read). */
   private read = 0;
 

@@ -48,6 +48,7 @@ export function migrate(db: Db, migrations: readonly Migration[], nowMs: number)
   });
   const pending = migrations.slice(applied.length);
   if (pending.length === 0) return [];
+  db.remembered.clear();
   db.transaction(() => {
     for (const migration of pending) {
       db.run(migration.sql);

@@ -19,13 +19,19 @@
  * Statements: on a branch, one to learn which parts hold rows of the doc (the others are not read);
  * the ranges of every page, as few statements as their text allows (`MAX_STATEMENT_CHARS`); the cut of
  * a bounded page that needs one; the pages' rows. Ranges are merged into pages here.
+ *
+ * After an upgrade, until the versions written before the index are indexed (graph-terms-backfill.store.ts),
+ * the index serves the versions above the backfill's mark and the graph's own scans (`effectivePage`,
+ * exact, not bounded) the versions at or below it, so a read is exact from the first call.
  */
 import type { Source } from "../../place/branches.store";
 import { branchLiteral } from "../../place/views.store";
 import type { Db, SqlValue } from "../../storage/db";
 import { limitSql, unionAllOf } from "../../storage/seq-scans";
 import { int, type VersionRow, versionsBySeq } from "./graph.store";
-import { laneTerms, type NodeFilter, planOf } from "./graph-filters.store";
+import { filterWhere, laneTerms, type NodeFilter, planOf } from "./graph-filters.store";
+import { effectivePage, scansOf } from "./graph-pages.store";
+import { termsPendingThrough } from "./graph-terms-backfill.store";
 
 /**
  * Index entries one range of a `bounded` page examines at most. Filters the index cannot serve alone
@@ -145,12 +151,15 @@ interface PagePlan {
   residual: { sql: string; params: SqlValue[] };
   exact: boolean;
   bounded: boolean;
+  /** The versions at or below this seq are not in the index yet (0: every version is). */
+  pendingThrough: number;
 }
 
-function planPage(request: PageRequest): PagePlan {
+function planPage(request: PageRequest, pendingThrough: number): PagePlan {
   const plan = planOf(request.filter);
   return {
     request,
+    pendingThrough,
     terms: plan.terms.flatMap((term) => laneTerms(term, request.lanes)),
     residual: plan.residual,
     exact: plan.exact,
@@ -161,10 +170,11 @@ function planPage(request: PageRequest): PagePlan {
 /** The range's conditions on the index entry `t`. */
 function entrySql(range: Range, plan: PagePlan, doc: string, binder: Binder): string {
   const { request } = plan;
+  const above = Math.max(request.filter.after ?? 0, plan.pendingThrough);
   return (
     `t.holder = ${branchLiteral(range.part.holder)} AND t.part = ${range.part.part} AND t.doc = +${binder.bind(doc)} AND t.term = +${binder.bind(range.term)}` +
     (request.before === undefined ? "" : ` AND t.seq < ${int(request.before)}`) +
-    (request.filter.after === undefined ? "" : ` AND t.seq > ${int(request.filter.after)}`) +
+    (above === 0 ? "" : ` AND t.seq > ${int(above)}`) +
     (range.part.upper === null ? "" : ` AND t.seq <= ${int(range.part.upper)}`)
   );
 }
@@ -207,7 +217,8 @@ function runRanges<R>(db: Db, ranges: R[], sqlOf: (k: number, range: R, binder: 
 /** Several pages of one view; each page is newest first. */
 export function queryPages(db: Db, doc: string, sources: Source[], requests: PageRequest[]): NodePage[] {
   if (requests.length === 0) return [];
-  const plans = requests.map(planPage);
+  const pendingThrough = termsPendingThrough(db);
+  const plans = requests.map((request) => planPage(request, pendingThrough));
   const parts = partsWithRows(db, doc, sources);
   const ranges: Range[] = plans.flatMap((plan, page) => parts.flatMap((part) => plan.terms.map((term) => ({ page, part, term }))));
   const view = { doc, sources };
@@ -215,10 +226,11 @@ export function queryPages(db: Db, doc: string, sources: Source[], requests: Pag
   const cuts = boundedCuts(db, doc, ranges, plans, matches);
   const chosen = plans.map((plan, page) => {
     const cut = cuts.get(page);
-    const seqs = new Set<number>();
+    const seqs = new Set<number>(pendingThrough === 0 ? [] : notIndexedYet(db, doc, sources, plan.request, pendingThrough));
     ranges.forEach((range, at) => {
-      if (range.page === page) for (const seq of matches[at] as number[]) if (cut === undefined || seq >= cut) seqs.add(seq);
+      if (range.page === page) for (const seq of matches[at] as number[]) seqs.add(seq);
     });
+    if (cut !== undefined) for (const seq of seqs) if (seq < cut) seqs.delete(seq);
     return { cut, seqs: [...seqs].sort((a, b) => b - a).slice(0, plan.request.limit + 1) };
   });
   const rows = new Map(versionsBySeq(db, [...new Set(chosen.flatMap((page) => page.seqs))]).map((row) => [row.seq, row]));
@@ -253,6 +265,15 @@ function boundedCuts(db: Db, doc: string, ranges: Range[], plans: PagePlan[], ma
     if (seq !== undefined) cuts.set(range.page, Math.max(cuts.get(range.page) ?? 0, seq));
   });
   return cuts;
+}
+
+/** The page's matches among the versions the index does not hold yet (seq <= `through`), by scanning the view. */
+function notIndexedYet(db: Db, doc: string, sources: Source[], request: PageRequest, through: number): number[] {
+  const before = Math.min(request.before ?? Number.MAX_SAFE_INTEGER, through + 1);
+  const where = filterWhere(request.filter, request.lanes);
+  return effectivePage(db, doc, "node", scansOf(sources), { before, limit: request.limit, order: "newest", where }).rows.map(
+    (row) => row.seq,
+  );
 }
 
 export function queryPage(db: Db, doc: string, sources: Source[], request: PageRequest): NodePage {

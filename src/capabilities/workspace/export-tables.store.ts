@@ -20,10 +20,11 @@ export interface ExportTable {
 
 /**
  * `workspace_meta` keys that describe this database rather than the workspace's contents: its name
- * (a restore keeps the target's own), the change count, the restore state and the cursor key. They are not exported,
- * not counted, and a restored row may not carry them.
+ * (a restore keeps the target's own), the change count, the restore state, the cursor key and how far
+ * the term index's backfill got (graph-terms-backfill.store.ts). They are not exported, not counted, and
+ * a restored row may not carry them.
  */
-export const INSTANCE_META_KEYS: readonly string[] = ["name", "change_count", "restore", "restored", "cursor_key"];
+export const INSTANCE_META_KEYS: readonly string[] = ["name", "change_count", "restore", "restored", "cursor_key", "graph_terms_backfill"];
 
 /** `(length(id), id)`: ids with a counter that widens past its padding (BR-9999, BR-10000) in creation order. */
 const BY_NUMBERED_ID = ["length(id)", "id"] as const;

@@ -6,7 +6,8 @@
  * per SUMMARY_PUSH_DELAY_MS however many writes land). The summary carries the counts the capabilities
  * register (branches, Record-Sync's open records and sessions), which the projects listing shows;
  * `readSummary` answers them fresh when one project is read. The command is resolved here, once, from the
- * catalog seam, and handed to the executor with the catalog's hooks.
+ * catalog seam, and handed to the executor with the catalog's hooks. Work a migration left for after
+ * the start (the hooks' `maintenance`) runs a step per alarm, MAINTENANCE_DELAY_MS apart, until done.
  */
 import { DurableObject } from "cloudflare:workers";
 import { findCommand, WORKSPACE_HOOKS } from "../../catalog/catalog";
@@ -25,6 +26,8 @@ import { type ExecuteRequest, execute } from "./execute";
 
 /** Summaries lag writes by at most this much; long enough to coalesce a burst into one push. */
 const SUMMARY_PUSH_DELAY_MS = 2_000;
+/** Between two maintenance steps (each a fraction of a second): calls waiting meanwhile get in first. */
+const MAINTENANCE_DELAY_MS = 50;
 
 /**
  * What `execute` answers: the command's result, and the milliseconds from the start of `execute` to the
@@ -43,12 +46,16 @@ export class WorkspaceObject extends DurableObject<Env> {
   private readonly db: Db;
   /** A summary push is scheduled (an alarm set by this instance has not run yet): writes need not ask storage. */
   private pushScheduled = false;
+  /** The pending alarm was set for a maintenance step (it pushes a summary only if a write asked for one). */
+  private maintenanceScheduled = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.db = new Db(ctx.storage.sql, ctx.storage);
     void ctx.blockConcurrencyWhile(async () => {
       migrate(this.db, WORKSPACE_MIGRATIONS, Date.now());
+      // An alarm left by the previous instance (a summary push) stays: it runs a step too, then sets the next.
+      if (this.maintenancePending() && (await ctx.storage.getAlarm()) === null) await this.scheduleMaintenance();
     });
   }
 
@@ -124,9 +131,25 @@ export class WorkspaceObject extends DurableObject<Env> {
     this.pushScheduled = true;
   }
 
+  private maintenancePending(): boolean {
+    return WORKSPACE_HOOKS.maintenance.some((task) => task.pending(this.db));
+  }
+
+  private async scheduleMaintenance(): Promise<void> {
+    await this.ctx.storage.setAlarm(Date.now() + MAINTENANCE_DELAY_MS);
+    this.maintenanceScheduled = true;
+  }
+
   override async alarm(): Promise<void> {
+    // A maintenance alarm pushes only if a write asked; an alarm from before a restart (both flags
+    // forgotten) pushes, as it may have been a write's.
+    const push = this.pushScheduled || !this.maintenanceScheduled;
     // Writes from now on schedule the next push (as they would after a restart, which forgets the flag).
     this.pushScheduled = false;
+    this.maintenanceScheduled = false;
+    WORKSPACE_HOOKS.maintenance.find((task) => task.pending(this.db))?.step(this.db);
+    if (this.maintenancePending()) await this.scheduleMaintenance();
+    if (!push) return;
     const summary = this.summary();
     if (summary.name === "") return;
     await this.env.DIRECTORY.getByName(DIRECTORY_NAME).report(summary);

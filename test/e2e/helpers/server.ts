@@ -1,8 +1,9 @@
 /**
  * The server of the end-to-end tests: a real `wrangler dev` (workerd, SQLite Durable Objects, the
  * static assets of the viewer) on a free 127.0.0.1 port, in token mode with a secret made for the
- * run, serving a snapshot of the project with its state in a fresh temp dir. wrangler's `[build]`
- * step builds the viewer into the snapshot's web/dist first, as `npm run dev` does.
+ * run, serving a snapshot of the project with its state in a fresh temp dir (or in the caller's
+ * `state` dir, which outlives the server). wrangler's `[build]` step builds the viewer into the
+ * snapshot's web/dist first, as `npm run dev` does.
  *
  * Nothing survives a run: `stop()` ends the whole process group and removes the temp dir, and if the
  * test process ends without calling it (a failed setup, a crash, the runner killing its worker), the
@@ -34,6 +35,13 @@ const OAUTH_KV_BINDING = '\n[[kv_namespaces]]\nbinding = "OAUTH_KV"\nid = "e2e-o
 export interface ServerOptions {
   /** Bind OAUTH_KV in the snapshot's wrangler.toml, which switches OAuth on. */
   oauth?: boolean;
+  /**
+   * Persist to this dir instead of a fresh one: the caller owns it (`stop()` leaves it), so another
+   * server can start on the same state (the upgrade test).
+   */
+  state?: string;
+  /** Each non-empty line wrangler prints (at level `warn`), without terminal escapes. */
+  onLine?: (line: string) => void;
 }
 
 export async function startServer(root: string, options: ServerOptions = {}): Promise<E2eServer> {
@@ -41,7 +49,7 @@ export async function startServer(root: string, options: ServerOptions = {}): Pr
   const port = await freePort();
   const work = mkdtempSync(join(tmpdir(), "branchmind-e2e-"));
   const app = join(work, "app");
-  const state = join(work, "state");
+  const state = options.state ?? join(work, "state");
   let server: ReturnType<typeof spawnWrangler> | undefined;
   const stop = async () => {
     await server?.stop();
@@ -50,9 +58,18 @@ export async function startServer(root: string, options: ServerOptions = {}): Pr
   try {
     snapshotProject(root, app);
     if (options.oauth === true) appendFileSync(join(app, "wrangler.toml"), OAUTH_KV_BINDING);
-    mkdirSync(state);
+    if (options.state === undefined) mkdirSync(state);
     const secret = randomBytes(32).toString("base64url");
-    server = spawnWrangler({ root, app, state, port, vars: {}, secrets: { AUTH_SECRET: secret }, env: DEV_SERVER_ENV });
+    server = spawnWrangler({
+      root,
+      app,
+      state,
+      port,
+      vars: {},
+      secrets: { AUTH_SECRET: secret },
+      env: DEV_SERVER_ENV,
+      ...(options.onLine === undefined ? {} : { onLine: options.onLine }),
+    });
     await waitForHealth(server, READY_TIMEOUT_MS);
     return { base: server.base, secret, startMs: Date.now() - started, groupId: server.groupId, stop };
   } catch (error) {
