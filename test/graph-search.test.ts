@@ -11,6 +11,7 @@ import { Db } from "../src/storage/db";
 import { migrate } from "../src/storage/migrate";
 import { WORKSPACE_MIGRATIONS } from "../src/storage/migrations";
 import { as, ok, type RpcOptions } from "./helpers/mcp";
+import { undoMigrationsAfter16 } from "./helpers/schema-rollback";
 
 type Args = Record<string, unknown>;
 interface QueriedNode {
@@ -266,12 +267,7 @@ describe("the index itself", () => {
       for (const trigger of ["graph_node_text_insert", "graph_node_text_delete", "graph_node_text_fixed", "journal_moves_clocks"])
         db.run(`DROP TRIGGER ${trigger}`);
       db.run("DROP TABLE graph_node_text");
-      for (const trigger of ["graph_terms_insert", "graph_terms_superseded", "graph_terms_branch_delete", "graph_terms_fixed"])
-        db.run(`DROP TRIGGER ${trigger}`);
-      db.run("DROP VIEW graph_version_terms");
-      db.run("DROP TABLE graph_terms");
-      db.run("DROP INDEX branches_by_base_seq");
-      db.run("DROP INDEX step_leases_by_holder");
+      undoMigrationsAfter16(db);
       db.run("DELETE FROM _migrations WHERE id >= 14");
       db.run(
         "INSERT INTO branches (id, name, base_id, base_seq, depth, created_seq, created_at_ms, created_by) VALUES ('BR-0001', 'main', NULL, NULL, 0, 0, 0, 'a')",

@@ -11,6 +11,7 @@ import { migrate } from "../src/storage/migrate";
 import { WORKSPACE_MIGRATIONS } from "../src/storage/migrations";
 import { exportPages, restore } from "./helpers/export-pages";
 import { as, ok } from "./helpers/mcp";
+import { undoMigrationsAfter16 } from "./helpers/schema-rollback";
 
 type Args = Record<string, unknown>;
 const ids = (cards: { id: string }[]) => cards.map((card) => card.id);
@@ -150,13 +151,7 @@ describe("the term index", () => {
     const stub = env.WORKSPACES.getByName(workspace);
     await runInDurableObject(stub, (instance) => {
       const db = (instance as unknown as { db: Db }).db;
-      for (const trigger of ["graph_terms_insert", "graph_terms_superseded", "graph_terms_branch_delete", "graph_terms_fixed"])
-        db.run(`DROP TRIGGER ${trigger}`);
-      db.run("DROP VIEW graph_version_terms");
-      db.run("DROP TABLE graph_terms");
-      db.run("DROP INDEX branches_by_base_seq");
-      db.run("DROP INDEX step_leases_by_holder");
-      db.run("DELETE FROM _migrations WHERE id >= 17");
+      undoMigrationsAfter16(db);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([17, 18]);
       expect(db.one("SELECT count(*) AS n FROM graph_terms")).toEqual({ n: 0 });
       expect(termsPendingThrough(db)).toBeGreaterThan(10);

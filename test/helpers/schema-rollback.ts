@@ -1,0 +1,17 @@
+/**
+ * Takes a workspace database back to schema version 16 for tests of an upgrade: drops what migrations
+ * 17 (the term index) and 18 (leases by holder) created and forgets that they ran, so the next `migrate`
+ * applies them to the rows as an older workspace holds them.
+ */
+import type { Db } from "../../src/storage/db";
+
+export function undoMigrationsAfter16(db: Db): void {
+  for (const trigger of ["graph_terms_insert", "graph_terms_superseded", "graph_terms_branch_delete", "graph_terms_fixed"])
+    db.run(`DROP TRIGGER ${trigger}`);
+  db.run("DROP VIEW graph_version_terms");
+  db.run("DROP TABLE graph_terms");
+  db.run("DROP INDEX branches_by_base_seq");
+  db.run("DROP INDEX step_leases_by_holder");
+  db.run("DELETE FROM _migrations WHERE id > 16");
+  db.run("DELETE FROM workspace_meta WHERE key = 'graph_terms_backfill'");
+}
