@@ -99,6 +99,8 @@ describe("the term index", () => {
     const hypothesis = await ok("think_card", { workspace, card: { type: "hypothesis", title: "Caching halves the latency" } });
     const question = await ok("think_card", { workspace, card: { type: "question", title: "Which cache?", status: "open" } });
     await importCards(workspace, "NOTE-", 1_200, { type: "note", status: "done" });
+    // Other nodes than cards, open too: a card read by status steps over them, whatever their number.
+    await importCards(workspace, "WIDGET-", 1_200, { type: "widget", status: "open" });
 
     const frontier = await ok("think_frontier", { workspace });
     expect(ids(frontier.frontier.hypotheses)).toEqual([hypothesis.card_id]);
@@ -115,6 +117,10 @@ describe("the term index", () => {
     const query = await ok("graph_query", { workspace, types: ["hypothesis"] });
     expect(ids(query.nodes)).toEqual([hypothesis.card_id]);
     expect(query.pagination.has_more).toBe(false);
+
+    const byStatus = await ok("think_query", { workspace, status: ["open"] });
+    expect(ids(byStatus.cards)).toEqual([question.card_id, hypothesis.card_id]);
+    expect(byStatus.pagination.has_more).toBe(false);
 
     const status = await ok("status", { workspace });
     expect(JSON.stringify(status)).toContain(hypothesis.card_id);

@@ -13,8 +13,9 @@
  * - an ancestor's range also skips keys a nearer source shadows (one `graph_heads` seek each), and a
  *   plan with a residual skips entries that fail it: each range stops at `limit + 1` matches, so a page
  *   does (limit + 1) steps per range plus the entries it skips;
- * - a `bounded` page with a residual (graph_query's and think_query's free combinations) examines at
- *   most `MAX_EXAMINED_PER_RANGE` entries per range, and a page cut by that bound says where to continue.
+ * - a `bounded` page with a residual (graph_query's free combinations, and a text search's fallback)
+ *   examines at most `MAX_EXAMINED_PER_RANGE` entries per range, and a page cut by that bound says where
+ *   to continue.
  *
  * Statements: on a branch, one to learn which parts hold rows of the doc (the others are not read);
  * the ranges of every page, as few statements as their text allows (`MAX_STATEMENT_CHARS`); the cut of
@@ -46,7 +47,7 @@ export interface PageRequest {
   lanes: string[] | null;
   before?: number | undefined;
   limit: number;
-  /** A residual is checked on at most MAX_EXAMINED_PER_RANGE entries per range (user queries). Default: walk until the page fills. */
+  /** A residual is checked on at most MAX_EXAMINED_PER_RANGE entries per range (graph_query). Default: walk until the page fills. */
   bounded?: boolean;
 }
 
