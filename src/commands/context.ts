@@ -50,6 +50,12 @@ export interface CommandContext {
   forgetBranch(branchId: string): void;
   /** The Directory's name and description of this workspace's project, for commands that ask (`needsProject`). */
   project?: ProjectFacts | undefined;
+  /**
+   * What one call computes once and reads again, the command and its portal capsule alike (the engine's
+   * slice of a scope, say), by its owner's key; gone with the call. An owner that reads the database
+   * checks `db.rowsWritten` against what it stored, since the call may write in between.
+   */
+  memo: Map<string, unknown>;
 }
 
 export interface ProjectFacts {

@@ -17,5 +17,6 @@ export function storeContext(db: Db, workspace = "store/test"): CommandContext {
     forgetBranch: () => {
       throw new Error("store-level tests delete no branches");
     },
+    memo: new Map(),
   };
 }

@@ -5,7 +5,8 @@
  * for the same state. A read may show fewer signals than another (a prefix of the same ranked list),
  * never different ones. The slice is fixed and bounded: one statement for its card pages, one for the
  * supports/blocks edges between them, one for the trace tail. A task with an open step makes the
- * answer step-aware (its step's cards first).
+ * answer step-aware (its step's cards first). A call reads a scope's slice once (`ctx.memo`): `status`
+ * and its portal capsule's "what waits" run the engine over the same one.
  */
 import type { CommandContext } from "../../commands/context";
 import { type Branch, checkoutOf, findBranch, type Source, sourcesOf } from "../../place/branches.store";
@@ -87,6 +88,43 @@ function slicePages(stepTag: string | undefined): { filter: NodeFilter; limit: n
   ];
 }
 
+/** What the engine reads of a scope: its cards (each once), the supports/blocks edges between them, its trace window. */
+interface Slice {
+  cards: EngineCard[];
+  edges: { from: string; rel: string; to: string }[];
+  trace: Entry[];
+}
+
+/** A slice kept in the call's memo, with the rows the call had written when it was read. */
+interface KeptSlice {
+  written: number;
+  slice: Slice;
+}
+
+/** The scope's slice, read once per call while the call writes nothing (`ctx.memo`). */
+function sliceOf(ctx: CommandContext, scope: EngineScope, sources: Source[], stepTag: string | undefined): Slice {
+  const key = `engine.slice:${JSON.stringify([scope.branch.id, scope.graphDoc, scope.traceDoc, scope.allLanes, stepTag ?? null])}`;
+  const kept = ctx.memo.get(key) as KeptSlice | undefined;
+  if (kept !== undefined && kept.written === ctx.db.rowsWritten) return kept.slice;
+  const found = visibleCardPages(ctx, scope.graphDoc, sources, slicePages(stepTag), scope.allLanes).flatMap((page) => page.cards);
+  const cards = [...new Map(found.map((card) => [card.id, card])).values()];
+  const trace =
+    knownTrace(scope.traceTail) ?? readTail(ctx, scope.branch, scope.traceDoc, undefined, TRACE_ENTRIES, sources, scope.allLanes).entries;
+  const edges =
+    cards.length === 0
+      ? []
+      : edgesBetween(
+          ctx.db,
+          sources,
+          scope.graphDoc,
+          cards.map((card) => card.id),
+          MAX_SLICE_EDGES,
+        ).rows.map((row) => ({ from: row.from_id ?? "", rel: row.rel ?? "", to: row.to_id ?? "" }));
+  const slice = { cards, edges, trace };
+  ctx.memo.set(key, { written: ctx.db.rowsWritten, slice } satisfies KeptSlice);
+  return slice;
+}
+
 /**
  * The engine's answer for a scope: the canonical slice read and analysed, step-aware under a task with
  * an open step, its proposed think calls aimed at the scope. `limits` only cut the ranked lists.
@@ -94,16 +132,14 @@ function slicePages(stepTag: string | undefined): { filter: NodeFilter; limit: n
 export function engineAnswer(ctx: CommandContext, scope: EngineScope, limits: { signals?: number; actions?: number } = {}): EngineResult {
   const sources = scope.sources ?? sourcesOf(ctx.db, scope.branch);
   const stepTag = scope.stepTag === undefined ? stepFocusTagOf(ctx.db, scope.target) : (scope.stepTag ?? undefined);
-  const cards = visibleCardPages(ctx, scope.graphDoc, sources, slicePages(stepTag), scope.allLanes).flatMap((page) => page.cards);
-  const trace =
-    knownTrace(scope.traceTail) ?? readTail(ctx, scope.branch, scope.traceDoc, undefined, TRACE_ENTRIES, sources, scope.allLanes).entries;
+  const slice = sliceOf(ctx, scope, sources, stepTag);
   const callScope =
     scope.target !== undefined
       ? { target: scope.target }
       : scope.checkout
         ? {}
         : { branch: scope.branch.name, trace_doc: scope.traceDoc, graph_doc: scope.graphDoc };
-  return engineOver(ctx, sources, scope.graphDoc, cards, trace, {
+  return engineOver(ctx, slice, {
     stepTag,
     signals: limits.signals ?? DEFAULT_LIMITS.signals,
     actions: limits.actions ?? DEFAULT_LIMITS.actions,
@@ -111,32 +147,14 @@ export function engineAnswer(ctx: CommandContext, scope: EngineScope, limits: { 
   });
 }
 
-/** Runs the engine over the given cards (de-duplicated by id), the edges between them, and trace entries. */
+/** Runs the engine over a slice. */
 function engineOver(
   ctx: CommandContext,
-  sources: Source[],
-  graphDoc: string,
-  cards: EngineCard[],
-  trace: Entry[],
+  { cards, edges, trace }: Slice,
   options: { stepTag: string | undefined; signals: number; actions: number; scope: Record<string, unknown> },
 ): EngineResult {
-  const unique = [...new Map(cards.map((card) => [card.id, card])).values()];
-  const edges =
-    unique.length === 0
-      ? []
-      : edgesBetween(
-          ctx.db,
-          sources,
-          graphDoc,
-          unique.map((card) => card.id),
-          MAX_SLICE_EDGES,
-        ).rows.map((row) => ({
-          from: row.from_id ?? "",
-          rel: row.rel ?? "",
-          to: row.to_id ?? "",
-        }));
   const result = runEngine({
-    cards: unique,
+    cards,
     edges,
     trace: trace.map((entry) => ({
       seq: entry.seq,

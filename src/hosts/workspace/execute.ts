@@ -57,6 +57,8 @@ interface Site {
   db: Db;
   hooks: WorkspaceHooks;
   nowMs: number;
+  /** The call's memo (`CommandContext.memo`), shared by the command's context and the capsule's. */
+  memo: Map<string, unknown>;
 }
 
 function renderContextOf(request: ExecuteRequest): RenderContext {
@@ -67,7 +69,7 @@ function renderContextOf(request: ExecuteRequest): RenderContext {
 const NOT_REDACTED = ["idempotency_key", "project_guard"];
 
 export function execute(db: Db, hooks: WorkspaceHooks, request: ExecuteRequest, nowMs: number): Result<Record<string, unknown>> {
-  const site: Site = { db, hooks, nowMs };
+  const site: Site = { db, hooks, nowMs, memo: new Map() };
   try {
     const command = request.command;
     if (command === undefined) {
@@ -105,7 +107,7 @@ function checkProjectGuard(db: Db, args: Record<string, unknown>): void {
   }
 }
 
-function makeContext({ db, hooks, nowMs }: Site, request: ExecuteRequest, readLimitChars: number | undefined) {
+function makeContext({ db, hooks, nowMs, memo }: Site, request: ExecuteRequest, readLimitChars: number | undefined) {
   const notes: JournalNote[] = [];
   const warnings: Warning[] = [];
   const events = { count: 0 };
@@ -126,6 +128,7 @@ function makeContext({ db, hooks, nowMs }: Site, request: ExecuteRequest, readLi
     forgetBranch: (branchId) => {
       for (const forget of hooks.branchRows) forget(db, branchId);
     },
+    memo,
   };
   return { ctx, notes, warnings, events };
 }
