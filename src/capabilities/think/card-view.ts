@@ -32,7 +32,7 @@ export function visibleCards(
   return visibleCardPages(ctx, graphDoc, sources, [{ filter, limit: page.limit, before: page.before }], page.allLanes)[0] as CardPage;
 }
 
-/** Several card pages of one view (each as `visibleCards` reads it), read in one statement. */
+/** Several card pages of one view (each as `visibleCards` reads it), read together (the term index: graph-terms.store.ts). */
 export function visibleCardPages(
   ctx: CommandContext,
   graphDoc: string,

@@ -3,8 +3,9 @@
  * shown, and the plan or task it belongs to), so every read that shows the engine — `think_frontier`,
  * `think_next`, `think_watch`, `context_pack`, the resume views and `status` — gives the same answer
  * for the same state. A read may show fewer signals than another (a prefix of the same ranked list),
- * never different ones. The slice is fixed and bounded: one statement for its card pages, one for the
- * supports/blocks edges between them, one for the trace tail. A task with an open step makes the
+ * never different ones. The slice is fixed and bounded: its card pages read together from the term index
+ * (graph-terms.store.ts: the ranges, then the rows), one statement for the supports/blocks edges between
+ * them, one for the trace tail. A task with an open step makes the
  * answer step-aware (its step's cards first). A call reads a scope's slice once (`ctx.memo`): `status`
  * and its portal capsule's "what waits" run the engine over the same one.
  */
@@ -75,7 +76,7 @@ function knownTrace(tail: EngineScope["traceTail"]): Entry[] | undefined {
   return tail.entries.slice(-TRACE_ENTRIES);
 }
 
-/** The canonical slice's card pages, in one statement; with a step tag, that step's cards lead. */
+/** The canonical slice's card pages, read together; with a step tag, that step's cards lead. */
 function slicePages(stepTag: string | undefined): { filter: NodeFilter; limit: number }[] {
   return [
     ...(stepTag === undefined ? [] : [{ filter: taggedWith(stepTag), limit: STEP_CARDS }]),
