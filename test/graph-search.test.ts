@@ -10,6 +10,7 @@ import { MAX_TEXT_CANDIDATES } from "../src/capabilities/graph/graph-text-search
 import { Db } from "../src/storage/db";
 import { migrate } from "../src/storage/migrate";
 import { WORKSPACE_MIGRATIONS } from "../src/storage/migrations";
+import { importGraphOps } from "./helpers/graph-import";
 import { as, ok, type RpcOptions } from "./helpers/mcp";
 import { undoMigrationsAfter16 } from "./helpers/schema-rollback";
 
@@ -70,14 +71,8 @@ async function seedChain(): Promise<void> {
 
 /** `count` nodes `<prefix>0` … titled "widget …" on `branch`, through workspace_import (5,000 graph ops per call). */
 async function importWidgets(workspace: string, branch: string, prefix: string, count: number, admin: RpcOptions): Promise<void> {
-  for (let start = 0; start < count; start += 5_000) {
-    const items = [];
-    for (let at = start; at < Math.min(count, start + 5_000); at += 500) {
-      const ops = Array.from({ length: Math.min(500, count - at) }, (_, k) => node(`${prefix}${at + k}`, { title: `widget ${at + k}` }));
-      items.push({ op: "graph", branch, ops });
-    }
-    await ok("workspace_import", { workspace, ops: items }, admin);
-  }
+  const ops = Array.from({ length: count }, (_, n) => node(`${prefix}${n}`, { title: `widget ${n}` }));
+  await importGraphOps(workspace, ops, { branch, admin });
 }
 
 let seeded: Promise<void> | undefined;

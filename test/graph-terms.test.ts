@@ -10,28 +10,17 @@ import { Db } from "../src/storage/db";
 import { migrate } from "../src/storage/migrate";
 import { WORKSPACE_MIGRATIONS } from "../src/storage/migrations";
 import { exportPages, restore } from "./helpers/export-pages";
+import { importGraphOps } from "./helpers/graph-import";
 import { as, ok } from "./helpers/mcp";
 import { undoMigrationsAfter16 } from "./helpers/schema-rollback";
 
 type Args = Record<string, unknown>;
 const ids = (cards: { id: string }[]) => cards.map((card) => card.id);
 
-/** `count` cards `<prefix><n>` of `type` (and `fields`) through workspace_import, 5,000 graph ops a call. */
-async function importCards(workspace: string, prefix: string, count: number, fields: Args, branch?: string): Promise<void> {
-  const admin = await as("root", { role: "admin" });
-  for (let start = 0; start < count; start += 5_000) {
-    const items = [];
-    for (let at = start; at < Math.min(count, start + 5_000); at += 500) {
-      const ops = Array.from({ length: Math.min(500, count - at) }, (_, k) => ({
-        op: "node_upsert",
-        id: `${prefix}${at + k}`,
-        title: `${prefix} ${at + k}`,
-        ...fields,
-      }));
-      items.push({ op: "graph", ...(branch ? { branch } : {}), ops });
-    }
-    await ok("workspace_import", { workspace, ops: items }, admin);
-  }
+/** `count` nodes `<prefix><n>` (with `fields`) through workspace_import. */
+async function importCards(workspace: string, prefix: string, count: number, fields: Args): Promise<void> {
+  const ops = Array.from({ length: count }, (_, n) => ({ op: "node_upsert", id: `${prefix}${n}`, title: `${prefix} ${n}`, ...fields }));
+  await importGraphOps(workspace, ops);
 }
 
 interface TermRow {

@@ -12,7 +12,7 @@
  * Lists go in as one JSON parameter each (Durable Object SQLite allows 100 bound parameters). Text
  * search uses `instr` on lowercased values, not LIKE (patterns are capped at 50 bytes there).
  */
-import { agentLane, SHARED_LANE } from "../../shared/lanes";
+import { SHARED_LANE } from "../../shared/lanes";
 import type { SqlValue } from "../../storage/db";
 import { CARD_TYPES, CLOSED_STATUSES } from "./card-shape";
 import { normalizeTags } from "./graph.schema";
@@ -48,18 +48,11 @@ export function allOf(...parts: NodeFilter[]): NodeFilter {
   return { conditions: parts.flatMap((part) => part.conditions), ...(afters.length > 0 ? { after: Math.max(...afters) } : {}) };
 }
 
-/**
- * The lanes a read shows: the shared lane and the caller's own (`agentId`), or every lane (undefined).
- * Lanes isolate noise, not access: any reader may ask for all.
- */
-export function lanesOf(agentId: string | undefined): string[] | null {
-  return agentId === undefined ? null : [SHARED_LANE, agentLane(agentId)];
-}
-
 /** A version's lane as the term index reads it: a text `meta.lane`, else the shared lane. */
 const LANE_SQL = `CASE WHEN json_type(v.meta_json, '$.lane') = 'text' THEN v.meta_json ->> '$.lane' ELSE '${SHARED_LANE}' END`;
 
-export function laneWhere(lanes: string[] | null): Where {
+/** The lanes shown (`visibleLanes` in lanes.ts; null: every lane) as SQL over `v`. */
+function laneWhere(lanes: string[] | null): Where {
   if (lanes === null) return { sql: "", params: [] };
   return { sql: ` AND ${LANE_SQL} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(lanes)] };
 }

@@ -27,17 +27,26 @@ export function asOfSql(source: Source): string {
     : ` AND v.seq <= ${int(source.cutoff)} AND (v.superseded_seq IS NULL OR v.superseded_seq > ${int(source.cutoff)})`;
 }
 
-/** Keys that a nearer source sees hide the farther source's versions. */
+/** Beyond every seq: the bound of a nearer source without a cutoff (the branch itself). */
+const NO_CUTOFF = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Keys that a nearer source sees hide the farther source's versions: one seek of `graph_heads_by_key`
+ * finds the branches that wrote the key, and a nearer one counts when it wrote the key by its cutoff.
+ * The text grows by one branch name and one cutoff per nearer source, so a deep chain's many scans stay
+ * short statements.
+ */
 export function notShadowedSql(nearer: Source[]): string {
   if (nearer.length === 0) return "";
-  const seen = nearer
-    .map((source) =>
-      source.cutoff === null
-        ? `h.branch_id = ${branchLiteral(source.branch_id)}`
-        : `(h.branch_id = ${branchLiteral(source.branch_id)} AND h.first_seq <= ${int(source.cutoff)})`,
-    )
-    .join(" OR ");
-  return ` AND NOT EXISTS (SELECT 1 FROM graph_heads h INDEXED BY graph_heads_by_key WHERE h.doc = v.doc AND h.kind = v.kind AND h.key = v.key AND (${seen}))`;
+  const cutoffs = nearer
+    .filter((near) => near.cutoff !== null)
+    .map((near) => ` WHEN ${branchLiteral(near.branch_id)} THEN ${int(near.cutoff as number)}`)
+    .join("");
+  return (
+    " AND NOT EXISTS (SELECT 1 FROM graph_heads h INDEXED BY graph_heads_by_key WHERE h.doc = v.doc AND h.kind = v.kind AND h.key = v.key" +
+    ` AND h.branch_id IN (${nearer.map((near) => branchLiteral(near.branch_id)).join(", ")})` +
+    (cutoffs === "" ? ")" : ` AND h.first_seq <= CASE h.branch_id${cutoffs} ELSE ${NO_CUTOFF} END)`)
+  );
 }
 
 export interface ScanOptions {

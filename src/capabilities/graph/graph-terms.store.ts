@@ -31,7 +31,7 @@ import type { Db, SqlValue } from "../../storage/db";
 import { limitSql, unionAllOf } from "../../storage/seq-scans";
 import { int, type VersionRow, versionsBySeq } from "./graph.store";
 import { filterWhere, laneTerms, type NodeFilter, planOf } from "./graph-filters.store";
-import { effectivePage, scansOf } from "./graph-pages.store";
+import { effectivePage, notShadowedSql, scansOf } from "./graph-pages.store";
 import { termsPendingThrough } from "./graph-terms-backfill.store";
 
 /**
@@ -62,8 +62,6 @@ export interface NodePage {
 const MAX_BOUND = 90;
 /** SQL text per statement at most (SQLite refuses a statement over its length limit): ranges beyond go to the next one. */
 const MAX_STATEMENT_CHARS = 50_000;
-/** Beyond every seq: the shadowing check's bound for a nearer source without a cutoff. */
-const NO_CUTOFF = Number.MAX_SAFE_INTEGER;
 
 /** Numbered parameters shared by every range of a statement: a value bound once, used everywhere. */
 class Binder {
@@ -120,24 +118,6 @@ function partsWithRows(db: Db, doc: string, sources: Source[]): Part[] {
   return parts.filter((_, at) => found.has(at));
 }
 
-/**
- * A key that a nearer source sees hides it from source `source`: one seek of `graph_heads_by_key` finds
- * the branches that wrote the key, and a nearer one counts when it wrote the key by its cutoff.
- */
-function notShadowedSql(sources: Source[], source: number): string {
-  if (source === 0) return "";
-  const nearer = sources.slice(0, source);
-  const cutoffs = nearer
-    .filter((near) => near.cutoff !== null)
-    .map((near) => ` WHEN ${branchLiteral(near.branch_id)} THEN ${int(near.cutoff as number)}`)
-    .join("");
-  return (
-    " AND NOT EXISTS (SELECT 1 FROM graph_heads h INDEXED BY graph_heads_by_key WHERE h.doc = v.doc AND h.kind = 'node' AND h.key = v.key" +
-    ` AND h.branch_id IN (${nearer.map((near) => branchLiteral(near.branch_id)).join(", ")})` +
-    (cutoffs === "" ? ")" : ` AND h.first_seq <= CASE h.branch_id${cutoffs} ELSE ${NO_CUTOFF} END)`)
-  );
-}
-
 /** One index range of one page: a part, one index term; its matches come back newest first. */
 interface Range {
   page: number;
@@ -150,7 +130,6 @@ interface PagePlan {
   /** The index terms to read, lanes applied. */
   terms: string[];
   residual: { sql: string; params: SqlValue[] };
-  exact: boolean;
   bounded: boolean;
   /** The versions at or below this seq are not in the index yet (0: every version is). */
   pendingThrough: number;
@@ -163,7 +142,6 @@ function planPage(request: PageRequest, pendingThrough: number): PagePlan {
     pendingThrough,
     terms: plan.terms.flatMap((term) => laneTerms(term, request.lanes)),
     residual: plan.residual,
-    exact: plan.exact,
     bounded: request.bounded === true && !plan.exact,
   };
 }
@@ -184,7 +162,7 @@ function entrySql(range: Range, plan: PagePlan, doc: string, binder: Binder): st
 function rangeSql(k: number, range: Range, plan: PagePlan, view: { doc: string; sources: Source[] }, binder: Binder): string {
   const entry = entrySql(range, plan, view.doc, binder);
   const take = limitSql(plan.request.limit + 1);
-  const checks = `${binder.sql(plan.residual.sql, plan.residual.params)}${notShadowedSql(view.sources, range.part.source)}`;
+  const checks = `${binder.sql(plan.residual.sql, plan.residual.params)}${notShadowedSql(view.sources.slice(0, range.part.source))}`;
   if (checks === "") return `SELECT ${k} AS k, t.seq FROM graph_terms t WHERE ${entry} ORDER BY t.seq DESC${take}`;
   if (!plan.bounded)
     return `SELECT ${k} AS k, t.seq FROM graph_terms t CROSS JOIN graph_versions v ON v.seq = t.seq WHERE ${entry}${checks} ORDER BY t.seq DESC${take}`;

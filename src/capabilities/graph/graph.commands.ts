@@ -24,10 +24,11 @@ import { isLive, lookupVersion, toEdge, toNode, type VersionRow } from "./graph.
 import { type AppliedCounts, applyOps } from "./graph-apply";
 import { diffChanges, graphChangeSchema } from "./graph-diff";
 import { countLive, edgesBetween } from "./graph-edges.store";
-import { filterWhere, lanesOf, queryFilter } from "./graph-filters.store";
+import { filterWhere, queryFilter } from "./graph-filters.store";
 import { effectivePage, keysPage, scansOf } from "./graph-pages.store";
 import { MAX_EXAMINED_PER_RANGE, queryPage } from "./graph-terms.store";
 import { MAX_TEXT_CANDIDATES, TEXT_INDEX_MIN_CHARS, textSearchPage, usesTextIndex } from "./graph-text-search.store";
+import { visibleLanes } from "./lanes";
 
 export const graphApply = defineCommand({
   name: "graph.apply",
@@ -102,7 +103,7 @@ export const graphQuery = defineCommand({
     const sources = sourcesOf(ctx.db, branch);
     const window = { before: args.cursor, limit: args.limit, order: "newest" as const };
     // Other agents' drafts stay out unless every lane is asked for (docs/think.md "Lanes").
-    const lanes = lanesOf(args.all_lanes ? undefined : ctx.principal.agent_id);
+    const lanes = visibleLanes(ctx, args.all_lanes);
     const filter = queryFilter({ ...args, ids: undefined });
     // With ids, each id is resolved through the key index; a text of 3+ characters is looked up in the
     // trigram index; otherwise the term index serves the filters (graph-terms.store.ts).

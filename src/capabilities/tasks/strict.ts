@@ -18,8 +18,8 @@ import type { VersionRow } from "../graph/graph.store";
 import { edgesBetween } from "../graph/graph-edges.store";
 import { allOf } from "../graph/graph-filters.store";
 import { queryPage } from "../graph/graph-terms.store";
+import { visibleLanes } from "../graph/lanes";
 import { CARDS, OPEN, taggedWith } from "../think/card-filters";
-import { cardLanes } from "../think/cards";
 import { emitEvent } from "./ingest";
 
 /** Open step cards read for the check at most (the newest): the check's output bound. */
@@ -43,7 +43,7 @@ export function strictGaps(ctx: CommandContext, task: EntityRow, step: StepRow):
   // MAX_STEP_CARDS: drafts of other agents do not count, the closer's own lane and the shared lane do.
   const cards = queryPage(ctx.db, ref.graph_doc, sources, {
     filter: allOf(CARDS, taggedWith(tag), OPEN),
-    lanes: cardLanes(ctx, false),
+    lanes: visibleLanes(ctx, false),
     limit: MAX_STEP_CARDS,
   }).rows;
   const byId = new Map(cards.map((row) => [row.key, row]));

@@ -7,9 +7,9 @@ import type { CommandContext } from "../../commands/context";
 import type { Source } from "../../place/branches.store";
 import { allOf, type NodeFilter } from "../graph/graph-filters.store";
 import { textSearchPage } from "../graph/graph-text-search.store";
+import { visibleLanes } from "../graph/lanes";
 import { CARDS } from "./card-filters";
 import { type CardPage, cardPageOf } from "./card-view";
-import { cardLanes } from "./cards";
 
 /** One page of the visible cards of `graphDoc` containing `text` (3+ characters: `usesTextIndex`) and matching `filter`. */
 export function searchedCards(
@@ -26,7 +26,7 @@ export function searchedCards(
       before: page.before,
       limit: page.limit,
       filter: allOf(CARDS, filter),
-      lanes: cardLanes(ctx, page.allLanes),
+      lanes: visibleLanes(ctx, page.allLanes),
     }),
   );
 }

@@ -9,8 +9,8 @@ import type { Source } from "../../place/branches.store";
 import { type Card, cardSchema, toCard } from "../graph/card-shape";
 import { allOf, type NodeFilter } from "../graph/graph-filters.store";
 import { type NodePage, queryPages } from "../graph/graph-terms.store";
+import { visibleLanes } from "../graph/lanes";
 import { CARDS } from "./card-filters";
-import { cardLanes } from "./cards";
 
 export interface CardPage {
   cards: Card[];
@@ -40,7 +40,7 @@ export function visibleCardPages(
   pages: { filter: NodeFilter; limit: number; before?: number | undefined }[],
   allLanes: boolean,
 ): CardPage[] {
-  const lanes = cardLanes(ctx, allLanes);
+  const lanes = visibleLanes(ctx, allLanes);
   const asked = pages.filter((page) => page.limit > 0);
   const found = queryPages(
     ctx.db,

@@ -21,7 +21,6 @@ import { requireCardCodeRefs } from "../code-refs/code-refs";
 import { appendEntry } from "../docs/docs.store";
 import { edgeKey, isReservedNodeId, MAX_NODE_ID_CHARS, normalizeTags } from "../graph/graph.schema";
 import { fieldsOf, isLive, lookupVersion, type VersionFields, type VersionRow, writeVersion } from "../graph/graph.store";
-import { lanesOf } from "../graph/graph-filters.store";
 import { agentLane, laneOf, requireWritableLane, SHARED_LANE } from "../graph/lanes";
 import { sameState } from "../graph/merge";
 import { refuseChangedCard, revisedFields, withOwnedFields } from "./card-payload";
@@ -277,9 +276,4 @@ export function linkCards(target: CardTarget, from: string, rel: string, to: str
   writeVersion(target.ctx, target.branch, target.graphDoc, edge);
   target.ctx.journal({ target: `${target.branch.name}/${target.graphDoc}`, summary: `link ${from} ${rel} ${to}` });
   return true;
-}
-
-/** The lanes a card read shows: the shared lane and the caller's own, or every lane. */
-export function cardLanes(ctx: CommandContext, allLanes: boolean): string[] | null {
-  return lanesOf(allLanes ? undefined : ctx.principal.agent_id);
 }
