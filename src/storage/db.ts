@@ -6,6 +6,17 @@
 export type SqlValue = string | number | null;
 export type Row = Record<string, SqlValue>;
 
+/**
+ * A call's statement cache keeps answers of at most this many rows: the point reads and short pages a
+ * call repeats (its focus, a task's steps, a branch's chain), not a bulk page it walks once.
+ */
+const MAX_CACHED_ROWS_PER_STATEMENT = 200;
+/** Rows a call's cache holds at most, so a call that reads many small pages keeps its memory bounded. */
+const MAX_CACHED_ROWS_PER_CALL = 2_000;
+
+/** Statements whose answers the call cache may keep: reads; a write (even with RETURNING) always runs. */
+const READ_STATEMENT = /^\s*(SELECT|WITH)\b/i;
+
 export class Db {
   /** Rows written through this handle since it was made (triggers included): the executor's change detector. */
   private written = 0;
@@ -19,6 +30,14 @@ export class Db {
   /** Rows read through this handle since it was made (what Cloudflare bills as rows read). */
   private read = 0;
 
+  /**
+   * The running call's answers of read statements, by statement and parameters (see `beginCall`); null
+   * between calls. Valid while the handle has written nothing since they were read (`cacheWritten`).
+   */
+  private callCache: Map<string, Row[]> | null = null;
+  private cacheWritten = 0;
+  private cachedRows = 0;
+
   constructor(
     private readonly sql: SqlStorage,
     private readonly storage: DurableObjectStorage,
@@ -29,6 +48,12 @@ export class Db {
    * the V8 API, which costs about twice as much as this loop (measured on 50 wide rows).
    */
   all<T extends Row = Row>(query: string, ...params: SqlValue[]): T[] {
+    const key = this.cacheKeyOf(query, params);
+    if (key !== undefined) {
+      const kept = this.callCache?.get(key);
+      // A copy of the list (a caller may sort it); rows are never changed by their readers.
+      if (kept !== undefined) return kept.slice() as T[];
+    }
     const cursor = this.sql.exec(query, ...params);
     const names = cursor.columnNames;
     const rows: T[] = [];
@@ -39,7 +64,43 @@ export class Db {
     }
     this.written += cursor.rowsWritten;
     this.read += cursor.rowsRead;
+    if (key !== undefined && cursor.rowsWritten === 0) this.keep(key, rows);
     return rows;
+  }
+
+  /**
+   * From here to `endCall`, a read statement asked again with the same parameters answers what it
+   * answered the first time, as long as the call has written nothing since: a call composes its answer
+   * from parts that each read what they need (the focus, a task's steps, a branch's chain), and the
+   * second reading of the same rows costs a statement for nothing. Any write empties the cache.
+   */
+  beginCall(): void {
+    this.callCache = new Map();
+    this.cacheWritten = this.written;
+    this.cachedRows = 0;
+  }
+
+  endCall(): void {
+    this.callCache = null;
+    this.cachedRows = 0;
+  }
+
+  /** The cache key of a read statement while a call runs (undefined: not cached); drops what a write made stale. */
+  private cacheKeyOf(query: string, params: SqlValue[]): string | undefined {
+    if (this.callCache === null || !READ_STATEMENT.test(query)) return undefined;
+    if (this.cacheWritten !== this.written) {
+      this.callCache.clear();
+      this.cachedRows = 0;
+      this.cacheWritten = this.written;
+    }
+    return `${JSON.stringify(params)}\u0000${query}`;
+  }
+
+  private keep(key: string, rows: Row[]): void {
+    if (this.callCache === null || rows.length > MAX_CACHED_ROWS_PER_STATEMENT) return;
+    if (this.cachedRows + rows.length > MAX_CACHED_ROWS_PER_CALL) return;
+    this.callCache.set(key, rows.slice());
+    this.cachedRows += rows.length;
   }
 
   one<T extends Row = Row>(query: string, ...params: SqlValue[]): T | undefined {
@@ -71,7 +132,14 @@ export class Db {
 
   /** All of `fn` lands or none of it does: a throw rolls every statement back. */
   transaction<T>(fn: () => T): T {
-    return this.storage.transactionSync(fn);
+    try {
+      return this.storage.transactionSync(fn);
+    } catch (error) {
+      // Rolled back: what the call's cache read inside it may be gone.
+      this.callCache?.clear();
+      this.cachedRows = 0;
+      throw error;
+    }
   }
 
   get sizeBytes(): number {

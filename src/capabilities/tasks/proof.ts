@@ -18,7 +18,7 @@ import type { Warning } from "../../shared/result";
 import { fill, holdsPlaceholder, suggest } from "../../shared/suggestion";
 import type { Db } from "../../storage/db";
 import { CHECKPOINTS, type Checkpoint, PROOF_CHECKPOINTS, type ProofCheckpoint } from "./tasks.schema";
-import { proofCounts } from "./tasks.store";
+import { proofCounts, proofCountsOfTask } from "./tasks.store";
 
 export type Receipt = "CMD" | "LINK";
 
@@ -50,14 +50,30 @@ export function proofMode(step: StepRow, checkpoint: ProofCheckpoint) {
 /** Per checkpoint of a step: whether it has any proof row, and which receipts. */
 export type ProofSummary = Record<Checkpoint, { proofs: number; receipts: Set<Receipt> }>;
 
+function emptySummary(): ProofSummary {
+  return Object.fromEntries(CHECKPOINTS.map((name) => [name, { proofs: 0, receipts: new Set<Receipt>() }])) as ProofSummary;
+}
+
+function addCount(summary: ProofSummary, row: { checkpoint: string; receipt: string | null; n: number }): void {
+  const checkpoint = summary[row.checkpoint as Checkpoint];
+  checkpoint.proofs += row.n;
+  if (row.receipt !== null) checkpoint.receipts.add(row.receipt as Receipt);
+}
+
 export function proofSummary(db: Db, step: StepRow): ProofSummary {
-  const summary = Object.fromEntries(CHECKPOINTS.map((name) => [name, { proofs: 0, receipts: new Set<Receipt>() }])) as ProofSummary;
-  const rows = proofCounts(db, step) as { checkpoint: Checkpoint; receipt: Receipt | null; n: number }[];
-  for (const row of rows) {
-    summary[row.checkpoint].proofs += row.n;
-    if (row.receipt !== null) summary[row.checkpoint].receipts.add(row.receipt);
-  }
+  const summary = emptySummary();
+  for (const row of proofCounts(db, step)) addCount(summary, row);
   return summary;
+}
+
+/** The proof summary of each of a task's steps (by step id), read in one statement; a step with no proofs has an empty one. */
+export function proofSummariesOfTask(db: Db, taskId: string, steps: readonly StepRow[]): Map<string, ProofSummary> {
+  const summaries = new Map(steps.map((step) => [step.id, emptySummary()]));
+  for (const row of proofCountsOfTask(db, taskId)) {
+    const summary = summaries.get(row.step_id);
+    if (summary !== undefined) addCount(summary, row);
+  }
+  return summaries;
 }
 
 /** Checkpoints that must be confirmed before the step closes. */

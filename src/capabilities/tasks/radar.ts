@@ -8,7 +8,7 @@ import type { CommandContext } from "../../commands/context";
 import { firstOpenStep } from "../../place/targets";
 import { type EntityRow, orderedSteps, type StepRow } from "../../place/targets.store";
 import { ACTIVE_LIMIT } from "./lint.rules";
-import { missingCheckpoints, proofSummary } from "./proof";
+import { missingCheckpoints, type ProofSummary, proofSummariesOfTask, proofSummary } from "./proof";
 import { toStep } from "./steps.store";
 import { tasksOfPlan } from "./tasks.store";
 
@@ -23,7 +23,7 @@ interface StepStats {
   missing: Record<string, number>;
 }
 
-function stepStats(db: Parameters<typeof proofSummary>[0], steps: StepRow[]): StepStats {
+function stepStats(steps: StepRow[], proofs: Map<string, ProofSummary>): StepStats {
   const stats: StepStats = { total: steps.length, open: 0, completed: 0, blocked: 0, missing: {} };
   for (const step of steps) {
     if (step.completed === 1) {
@@ -32,7 +32,9 @@ function stepStats(db: Parameters<typeof proofSummary>[0], steps: StepRow[]): St
     }
     stats.open++;
     if (step.blocked === 1) stats.blocked++;
-    for (const name of missingCheckpoints(step, proofSummary(db, step))) stats.missing[name] = (stats.missing[name] ?? 0) + 1;
+    const summary = proofs.get(step.id);
+    if (summary === undefined) continue;
+    for (const name of missingCheckpoints(step, summary)) stats.missing[name] = (stats.missing[name] ?? 0) + 1;
   }
   return stats;
 }
@@ -87,10 +89,13 @@ export function radarView(ctx: CommandContext, entity: EntityRow) {
     };
   }
   const steps = orderedSteps(ctx.db, entity.id);
-  const stats = stepStats(ctx.db, steps);
+  // Every step's proofs in one statement: the counts and the first open step's missing checkpoints.
+  const proofs = proofSummariesOfTask(ctx.db, entity.id, steps);
+  const stats = stepStats(steps, proofs);
   const firstOpen = firstOpenStep(ctx.db, entity.id);
+  const firstOpenProofs = firstOpen === undefined ? undefined : (proofs.get(firstOpen.id) ?? proofSummary(ctx.db, firstOpen));
   return {
-    radar: taskRadar(entity, steps, stats, firstOpen, firstOpen ? missingCheckpoints(firstOpen, proofSummary(ctx.db, firstOpen)) : []),
+    radar: taskRadar(entity, steps, stats, firstOpen, firstOpen && firstOpenProofs ? missingCheckpoints(firstOpen, firstOpenProofs) : []),
     steps: { ...stats, ...(firstOpen ? { first_open: toStep(firstOpen) } : {}) },
   };
 }

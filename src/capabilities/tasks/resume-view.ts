@@ -26,10 +26,10 @@ import type { Entry } from "../docs/docs.schema";
 import { entryViewSchema, entryViews } from "../docs/entry-view";
 import { paginationSchema } from "../docs/paging";
 import { readTail } from "../docs/tail";
-import { cardSchema } from "../graph/card-shape";
+import { type Card, cardSchema } from "../graph/card-shape";
 import { allOf, type NodeFilter } from "../graph/graph-filters.store";
 import { ANY, BLOCKERS, OPEN, ofType, taggedWith } from "../think/card-filters";
-import { type CardPage, cardEntryHeldBy, cardMentionSchema, mentionsOf, visibleCards } from "../think/card-view";
+import { type CardPage, cardEntryHeldBy, cardMentionSchema, mentionsOf, visibleCardPages, visibleCards } from "../think/card-view";
 import { engineSchema } from "../think/engine.schema";
 import { engineAnswer } from "../think/engine.slice";
 import { nextTaskOf, targetCapsule } from "./capsule";
@@ -125,46 +125,41 @@ export const resumeOutput = {
   degradation: z.object({ truncated_fields: z.array(z.string()) }),
 };
 
-function cardPage(
-  ctx: CommandContext,
-  branch: Branch,
-  doc: string,
-  extra: NodeFilter,
-  limit: number,
-  allLanes: boolean,
-  before?: number,
-): CardPage {
-  return visibleCards(ctx, doc, sourcesOf(ctx.db, branch), extra, { limit, allLanes, before });
+/** One page of the visible cards of a reasoning ref's graph doc that match `extra`, newest first. */
+export function cards(ctx: CommandContext, branch: Branch, doc: string, extra: NodeFilter, limit: number, allLanes: boolean) {
+  return visibleCards(ctx, doc, sourcesOf(ctx.db, branch), extra, { limit, allLanes }).cards;
 }
 
-export function cards(ctx: CommandContext, branch: Branch, doc: string, extra: NodeFilter, limit: number, allLanes: boolean) {
-  return cardPage(ctx, branch, doc, extra, limit, allLanes).cards;
+/** A card page a view asks for (card-view.ts's `visibleCardPages` reads them together). */
+interface PageRequest {
+  filter: NodeFilter;
+  limit: number;
+  before?: number | undefined;
 }
 
 /**
- * Cards of the view: step-scoped (and pinned) first, then the rest the view admits, without repeats.
- * With a cursor (a later page), simply the cards the view admits below it, newest first.
+ * The card pages of the view: the newest-first list it admits (or, for the narrow views, the
+ * step-scoped one alone), then on a first page the step-scoped and pinned cards that lead it.
  */
-function viewCards(
-  ctx: CommandContext,
-  branch: Branch,
-  doc: string,
-  view: View,
-  stepTag: string | undefined,
-  limit: number,
-  cursor?: number,
-): CardPage {
-  const allLanes = view === "audit";
+function viewCardRequests(view: View, stepTag: string | undefined, limit: number, cursor: number | undefined): PageRequest[] {
   const archive = view === "explore" || view === "full" ? ANY : OPEN;
   const scopedWhere = stepTag ? allOf(taggedWith(stepTag), archive) : undefined;
-  if (view === "focus_only" || view === "compact")
-    return scopedWhere ? cardPage(ctx, branch, doc, scopedWhere, limit, allLanes, cursor) : { cards: [] };
-  // The cursor pages the newest-first list of the cards the view admits; step-scoped and pinned cards
-  // lead the first page only.
-  const rest = cardPage(ctx, branch, doc, archive, limit, allLanes, cursor);
-  if (cursor !== undefined) return rest;
-  const scoped = scopedWhere ? cards(ctx, branch, doc, scopedWhere, limit, allLanes) : [];
-  const pinned = cards(ctx, branch, doc, taggedWith("pinned"), limit, allLanes);
+  if (view === "focus_only" || view === "compact") return scopedWhere ? [{ filter: scopedWhere, limit, before: cursor }] : [];
+  if (cursor !== undefined) return [{ filter: archive, limit, before: cursor }];
+  return [{ filter: archive, limit }, ...(scopedWhere ? [{ filter: scopedWhere, limit }] : []), { filter: taggedWith("pinned"), limit }];
+}
+
+/**
+ * Cards of the view from the pages `viewCardRequests` asked for: step-scoped (and pinned) first, then
+ * the rest the view admits, without repeats. With a cursor (a later page), simply the cards the view
+ * admits below it, newest first.
+ */
+function viewCardsOf(view: View, stepTag: string | undefined, limit: number, cursor: number | undefined, pages: CardPage[]): CardPage {
+  const [rest, ...leading] = pages;
+  if (rest === undefined) return { cards: [] };
+  if (view === "focus_only" || view === "compact" || cursor !== undefined) return rest;
+  const scoped = stepTag ? (leading[0]?.cards ?? []) : [];
+  const pinned = (stepTag ? leading[1] : leading[0])?.cards ?? [];
   const seen = new Set<string>();
   const merged = [...scoped, ...pinned, ...rest.cards].filter((card) => !seen.has(card.id) && seen.add(card.id));
   const shown = merged.slice(0, limit);
@@ -231,21 +226,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const emptyTail = (limit: number) => ({ entries: [], pagination: { cursor: null, has_more: false, limit, count: 0 } });
   const tail = (doc: string, limit: number, cursor: number | undefined) =>
     branch === undefined || limit === 0 ? emptyTail(limit) : readTail(ctx, branch, doc, cursor, limit, undefined, allLanes);
-  const signal = (where: NodeFilter) => (branch === undefined ? [] : cards(ctx, branch, ref.graph_doc, where, limits.signals, allLanes));
-  const blockers = signal(BLOCKERS);
-  const decisions = signal(allOf(ofType("decision"), view === "explore" || view === "full" ? ANY : OPEN));
-  const evidence = signal(ofType("evidence"));
   const radar = radarView(ctx, entity);
-  const viewCardPage: CardPage =
-    branch === undefined ? { cards: [] } : viewCards(ctx, branch, ref.graph_doc, view, stepTag, limits.cards, args.cards_cursor);
-  const viewCardList = viewCardPage.cards;
-  const cardsPagination = {
-    cursor: args.cards_cursor ?? null,
-    has_more: viewCardPage.next !== undefined,
-    limit: limits.cards,
-    count: viewCardList.length,
-    ...(viewCardPage.next !== undefined ? { next_cursor: viewCardPage.next } : {}),
-  };
   const notes = tail(ref.notes_doc, limits.notes, args.notes_cursor);
   const trace = tail(ref.trace_doc, limits.trace, args.trace_cursor);
   const focus = focusOf(ctx.db, ctx.principal.agent_id) ?? null;
@@ -256,6 +237,28 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   const known = args.trace_cursor === undefined && limits.trace > 0;
   const traceTail = known ? { traceTail: { entries: trace.entries, has_more: trace.pagination.has_more } } : {};
   const engine = branch === undefined ? undefined : engineAnswer(ctx, { ...scope, branch, ...traceTail });
+  // The view's card pages, read together after the engine's: those within the slice's pages (blockers,
+  // evidence, open decisions, the newest cards) are answered from what the call read for it (card-view.ts).
+  const viewRequests = viewCardRequests(view, stepTag, limits.cards, args.cards_cursor);
+  const signalRequests: PageRequest[] = [
+    { filter: BLOCKERS, limit: limits.signals },
+    { filter: allOf(ofType("decision"), view === "explore" || view === "full" ? ANY : OPEN), limit: limits.signals },
+    { filter: ofType("evidence"), limit: limits.signals },
+  ];
+  const pages =
+    branch === undefined
+      ? []
+      : visibleCardPages(ctx, ref.graph_doc, sourcesOf(ctx.db, branch), [...signalRequests, ...viewRequests], allLanes);
+  const [blockers, decisions, evidence] = [0, 1, 2].map((index) => pages[index]?.cards ?? []) as [Card[], Card[], Card[]];
+  const viewCardPage = viewCardsOf(view, stepTag, limits.cards, args.cards_cursor, pages.slice(signalRequests.length));
+  const viewCardList = viewCardPage.cards;
+  const cardsPagination = {
+    cursor: args.cards_cursor ?? null,
+    has_more: viewCardPage.next !== undefined,
+    limit: limits.cards,
+    count: viewCardList.length,
+    ...(viewCardPage.next !== undefined ? { next_cursor: viewCardPage.next } : {}),
+  };
   const engineAction = engine?.actions[0];
   const capsule = targetCapsule({
     ctx,

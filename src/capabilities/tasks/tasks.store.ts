@@ -236,6 +236,17 @@ export function proofCounts(db: Db, step: StepRow): { checkpoint: string; receip
   );
 }
 
+/** Proof rows of every step of a task per step, checkpoint and receipt: one statement for a task's steps. */
+export function proofCountsOfTask(
+  db: Db,
+  taskId: string,
+): { step_id: string; checkpoint: string; receipt: "CMD" | "LINK" | null; n: number }[] {
+  return db.all<{ step_id: string; checkpoint: string; receipt: "CMD" | "LINK" | null; n: number }>(
+    "SELECT step_id, checkpoint, receipt, COUNT(*) AS n FROM task_proofs WHERE task_id = ? GROUP BY step_id, checkpoint, receipt",
+    taskId,
+  );
+}
+
 /** The first plan (in id order) with exactly this title. */
 export function findPlanByTitle(db: Db, title: string): EntityRow | undefined {
   const row = db.one<{ id: string }>("SELECT id FROM tasks WHERE kind = 'plan' AND title = ? ORDER BY length(id), id LIMIT 1", title);

@@ -32,7 +32,28 @@ export function visibleCards(
   return visibleCardPages(ctx, graphDoc, sources, [{ filter, limit: page.limit, before: page.before }], page.allLanes)[0] as CardPage;
 }
 
-/** Several card pages of one view (each as `visibleCards` reads it), read together (the term index: graph-terms.store.ts). */
+/** A card page read earlier in the call, with the limit it was read with and the rows the call had written then. */
+interface KeptPage {
+  written: number;
+  limit: number;
+  page: CardPage;
+}
+
+/** The page of `kept` a smaller (or equal) limit reads: its first cards, continuing after the last one kept. */
+function prefixOf(kept: KeptPage, limit: number): CardPage {
+  // A copy of the list: a reader may reorder its page, never another reader's.
+  if (kept.page.cards.length <= limit) return { ...kept.page, cards: kept.page.cards.slice() };
+  const cards = kept.page.cards.slice(0, limit);
+  const last = cards[cards.length - 1];
+  return last === undefined ? { cards } : { cards, next: last.last_seq };
+}
+
+/**
+ * Several card pages of one view (each as `visibleCards` reads it), read together (the term index:
+ * graph-terms.store.ts). A call keeps what it read (`ctx.memo`, while it writes nothing): a page asked
+ * again, or with a smaller limit, is answered from it, so a view and the engine's slice of the same
+ * scope (a pack, a resume view) do not read their common pages twice.
+ */
 export function visibleCardPages(
   ctx: CommandContext,
   graphDoc: string,
@@ -41,15 +62,31 @@ export function visibleCardPages(
   allLanes: boolean,
 ): CardPage[] {
   const lanes = visibleLanes(ctx, allLanes);
-  const asked = pages.filter((page) => page.limit > 0);
+  const written = ctx.db.rowsWritten;
+  const keys = pages.map((page) => `cards:${JSON.stringify([graphDoc, sources, lanes, page.filter, page.before ?? null])}`);
+  const keptOf = (index: number): KeptPage | undefined => {
+    const kept = ctx.memo.get(keys[index] as string) as KeptPage | undefined;
+    const limit = pages[index]?.limit ?? 0;
+    return kept !== undefined && kept.written === written && (limit <= kept.limit || kept.page.next === undefined) ? kept : undefined;
+  };
+  const asked = pages.flatMap((page, index) => (page.limit > 0 && keptOf(index) === undefined ? [index] : []));
   const found = queryPages(
     ctx.db,
     graphDoc,
     sources,
-    asked.map((page) => ({ filter: allOf(CARDS, page.filter), lanes, before: page.before, limit: page.limit })),
+    asked.map((index) => {
+      const page = pages[index] as (typeof pages)[number];
+      return { filter: allOf(CARDS, page.filter), lanes, before: page.before, limit: page.limit };
+    }),
   );
-  let next = 0;
-  return pages.map((page) => (page.limit === 0 ? { cards: [] } : cardPageOf(found[next++] as NodePage)));
+  for (const [position, index] of asked.entries()) {
+    const limit = pages[index]?.limit ?? 0;
+    ctx.memo.set(keys[index] as string, { written, limit, page: cardPageOf(found[position] as NodePage) } satisfies KeptPage);
+  }
+  return pages.map((page, index) => {
+    if (page.limit === 0) return { cards: [] };
+    return prefixOf(keptOf(index) as KeptPage, page.limit);
+  });
 }
 
 /** A page of nodes as a card page: `next` continues where the page stopped (its bound, or its last card). */

@@ -20,11 +20,11 @@ import { clip } from "../../shared/text";
 import { branchArg, docSchema, ENTRY_KEEP } from "../docs/docs.schema";
 import { entryViewSchema, entryViews } from "../docs/entry-view";
 import { readTail } from "../docs/tail";
-import { cardSchema } from "../graph/card-shape";
+import { type Card, cardSchema } from "../graph/card-shape";
 import { GRAPH_KEEP } from "../graph/graph.schema";
 import { allOf } from "../graph/graph-filters.store";
 import { OPEN, ofType } from "./card-filters";
-import { cardEntryHeldBy, visibleCards } from "./card-view";
+import { cardEntryHeldBy, visibleCardPages } from "./card-view";
 import type { EngineAction, EngineResult } from "./engine.model";
 import { engineSchema } from "./engine.schema";
 import { engineAnswer } from "./engine.slice";
@@ -66,10 +66,18 @@ function scopeOf(ctx: CommandContext, args: { target?: unknown; branch?: string 
   return { branch: scope.branch, graphDoc, traceDoc, target: scope.target, callScope };
 }
 
+/**
+ * The open cards of each type, read together. Called after the engine's answer: at the default width
+ * they are prefixes of the slice's open pages, which the call keeps (card-view.ts).
+ */
 function frontierOf(ctx: CommandContext, scope: Scope, perType: number, allLanes: boolean) {
   const sources = sourcesOf(ctx.db, scope.branch);
-  const group = (type: string) => visibleCards(ctx, scope.graphDoc, sources, allOf(ofType(type), OPEN), { limit: perType, allLanes }).cards;
-  return { questions: group("question"), hypotheses: group("hypothesis"), tests: group("test"), decisions: group("decision") };
+  const types = ["question", "hypothesis", "test", "decision"] as const;
+  const pages = types.map((type) => ({ filter: allOf(ofType(type), OPEN), limit: perType }));
+  const [questions, hypotheses, tests, decisions] = visibleCardPages(ctx, scope.graphDoc, sources, pages, allLanes).map(
+    (page) => page.cards,
+  ) as [Card[], Card[], Card[], Card[]];
+  return { questions, hypotheses, tests, decisions };
 }
 
 /** Signals the frontier reads show: more than a pack's, as the frontier is where reasoning is planned. */
@@ -226,8 +234,8 @@ export const thinkFrontier = defineCommand({
   },
   handler: (ctx, args) => {
     const scope = scopeOf(ctx, args);
-    const frontier = frontierOf(ctx, scope, args.limit_per_type, args.all_lanes);
     const engine = engineFor(ctx, scope, args.all_lanes);
+    const frontier = frontierOf(ctx, scope, args.limit_per_type, args.all_lanes);
     return { branch: scope.branch.name, graph_doc: scope.graphDoc, frontier, engine, truncated: false };
   },
 });
@@ -256,8 +264,8 @@ export const thinkNext = defineCommand({
   },
   handler: (ctx, args) => {
     const scope = scopeOf(ctx, args);
-    const frontier = frontierOf(ctx, scope, DEFAULT_PER_TYPE, args.all_lanes);
     const engine = engineFor(ctx, scope, args.all_lanes);
+    const frontier = frontierOf(ctx, scope, DEFAULT_PER_TYPE, args.all_lanes);
     const [next, backup] = movesOf(engine, frontier, scope);
     return {
       branch: scope.branch.name,
@@ -303,9 +311,9 @@ export const thinkWatch = defineCommand({
   },
   handler: (ctx, args) => {
     const scope = scopeOf(ctx, args);
+    const engine = engineFor(ctx, scope, args.all_lanes);
     const frontier = frontierOf(ctx, scope, DEFAULT_PER_TYPE, args.all_lanes);
     const trace = readTail(ctx, scope.branch, scope.traceDoc, undefined, WATCH_TRACE, undefined, args.all_lanes).entries;
-    const engine = engineFor(ctx, scope, args.all_lanes);
     const [next, backup] = movesOf(engine, frontier, scope);
     return {
       branch: scope.branch.name,

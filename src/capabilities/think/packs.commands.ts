@@ -177,6 +177,18 @@ export const contextPack = defineCommand({
       args.trace_limit === 0
         ? { entries: [], pagination: { cursor: null, has_more: false, limit: 0, count: 0 } }
         : readTail(ctx, scope.branch, docs.trace, undefined, args.trace_limit, sources, args.all_lanes);
+    // The scope's one engine answer (engine.slice.ts), not one over the pack's own lists. Read first:
+    // the pack's newest cards, evidence and blockers are prefixes of the slice's pages (card-view.ts keeps them).
+    const engine = engineAnswer(ctx, {
+      branch: scope.branch,
+      sources,
+      graphDoc: docs.graph,
+      traceDoc: docs.trace,
+      allLanes: args.all_lanes,
+      target: scope.target,
+      // The pack's own trace tail covers the engine's window (unless the pack asked for none).
+      ...(args.trace_limit === 0 ? {} : { traceTail: { entries: trace.entries, has_more: trace.pagination.has_more } }),
+    });
     const [cards, decisions, evidence, blockers] = visibleCardPages(
       ctx,
       docs.graph,
@@ -189,15 +201,6 @@ export const contextPack = defineCommand({
       ],
       args.all_lanes,
     ).map((page) => page.cards) as [Card[], Card[], Card[], Card[]];
-    // The scope's one engine answer (engine.slice.ts), not one over the pack's own lists.
-    const engine = engineAnswer(ctx, {
-      branch: scope.branch,
-      sources,
-      graphDoc: docs.graph,
-      traceDoc: docs.trace,
-      allLanes: args.all_lanes,
-      target: scope.target,
-    });
     // Leaner items (entry-view.ts): entries read from this branch and doc leave those out, and what
     // the card list holds already is named, not repeated, by the trace and the signals.
     const pack = {

@@ -69,6 +69,16 @@ function renderContextOf(request: ExecuteRequest): RenderContext {
 const NOT_REDACTED = ["idempotency_key", "project_guard"];
 
 export function execute(db: Db, hooks: WorkspaceHooks, request: ExecuteRequest, nowMs: number): Result<Record<string, unknown>> {
+  // The call's parts (the command, the capsule) read what they need; a statement asked twice is read once.
+  db.beginCall();
+  try {
+    return executeCall(db, hooks, request, nowMs);
+  } finally {
+    db.endCall();
+  }
+}
+
+function executeCall(db: Db, hooks: WorkspaceHooks, request: ExecuteRequest, nowMs: number): Result<Record<string, unknown>> {
   const site: Site = { db, hooks, nowMs, memo: new Map() };
   try {
     const command = request.command;
