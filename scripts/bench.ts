@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: latency of the MCP endpoint against a local `wrangler dev` (workerd + SQLite
- * Durable Objects), at several store sizes, in six suites (`--suites notes,common,graph,packs,portals,records`, all by default).
+ * Durable Objects), at several store sizes, in eight suites (`--suites notes,common,graph,packs,portals,records,answers,cards`,
+ * all by default).
  *
  * Notes: for each size it seeds a fresh workspace through the bulk path (`workspace_import`): most
  * notes on `main`, a branch chain `chain/1` … `chain/30` (the deepest of `--depths`), notes on each chain branch,
@@ -13,7 +14,9 @@
  *
  * Common: at the same sizes, a workspace of that many notes plus a small working set (a focused task
  * with steps, cards, knowledge cards, jobs, records), and the 26 commands agents call most (the
- * portals' golden ops, flat), reads and writes, each answer checked (see `bench/common-*.ts`).
+ * portals' golden ops, flat), reads and writes, each answer checked (see `bench/common-*.ts`). With
+ * `--compare-root DIR` the same workspace is also seeded on DIR's server and both are sampled in the
+ * same rounds: each op's ratio to its own floor on both, and the difference (`bench/common-compare.ts`).
  *
  * Graph: for each size (`--graph-sizes`, in nodes) it seeds a graph of n nodes, 2n edges and about
  * 10n versions on `main` plus a chain `gchain/1` … `gchain/10` (`--chain-depth`) with writes on main after each branch,
@@ -51,6 +54,13 @@
  * `list_projects {limit: 500}`, every answer checked (see `bench/records-*.ts`). It adds about two minutes
  * to a default run (seeding about one), so it is in the default list.
  *
+ * Cards: for each size (`--card-sizes`, cards per doc) a focused task with an open step, and two card
+ * docs of that many cards (the checkout's and the task's), imported through `workspace_import`: the
+ * oldest cards open (some step-tagged), the rest closed, 10% other agents' drafts, a 3-deep chain. It
+ * checks the views against a model, then samples `status`, `think_next`, `think_frontier`,
+ * `context_pack`, `tasks_snapshot` and `graph_query` by type, against a target of 1.5 ms above the
+ * floor and 1.2× growth (see `bench/cards-*.ts`).
+ *
  * It prints medians, p95s, each median's ratio to the floor and each op's growth from the smallest to
  * the largest size, and writes the results as JSON to `bench-results/`. Targets are reported, not
  * asserted (but the packs suite's budget targets are also checks of every answer). The server runs a snapshot of the project copied at start (so edits during a run cannot
@@ -58,8 +68,8 @@
  * only to 127.0.0.1.
  *
  *   npm run bench -- [--suites notes,common,graph,packs,portals,records] [--sizes 1000,10000,100000] [--depths 1,10,30]
- *                    [--graph-sizes 10000,100000] [--pack-sizes 100000] [--record-sizes 50000] [--samples 200] [--warmup 20]
- *                    [--timeout-minutes 30] [--chain-depth 10]
+ *                    [--graph-sizes 10000,100000] [--pack-sizes 100000] [--record-sizes 50000] [--card-sizes 1000,100000]
+ *                    [--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10] [--compare-root DIR]
  *
  * This file only wires the pieces: `lib/dev-server.ts` (the server's lifetime), `lib/mcp-http.ts`
  * (the client), and `bench/` (options, layouts, seeding, measurement, statistics, reports).
@@ -68,8 +78,12 @@ import { cpus } from "node:os";
 import { resolve } from "node:path";
 import { answersJson, answersLines } from "./bench/answers-report.ts";
 import { runAnswersSuite } from "./bench/answers-suite.ts";
+import { cardsOpSet } from "./bench/cards-measure.ts";
+import { cardsJson, cardsLines, cardsMisses, cardsTargetLines } from "./bench/cards-report.ts";
+import { runCardsSuite } from "./bench/cards-suite.ts";
+import { comparisonServer } from "./bench/common-compare.ts";
 import { commonOpSet } from "./bench/common-measure.ts";
-import { commonJson, commonLines } from "./bench/common-report.ts";
+import { commonJson, commonLines, compareTargetLines } from "./bench/common-report.ts";
 import { runCommonSuite } from "./bench/common-suite.ts";
 import { chainBranch } from "./bench/graph-layout.ts";
 import { graphOpSet } from "./bench/graph-measure.ts";
@@ -131,18 +145,9 @@ async function runNotesSuite(target: Target, options: Options, lines: CallLines)
   return results;
 }
 
-/** The answers suite, with a second server of `--compare-root` when comparing. */
-async function runAnswers(client: McpClient, options: Options) {
-  if (options.compareRoot === undefined) return runAnswersSuite({ now: client }, options);
-  log(`starting the comparison server from ${options.compareRoot}`);
-  const other = await startDevServer({ root: options.compareRoot, modules: ROOT, tempPrefix: "branchmind-bench-before-" });
-  const before = createMcpClient({
-    endpoint: `${other.base}/mcp?toolset=full`,
-    agentId: AGENT,
-    clientName: "bench",
-    signal: shutdownSignal,
-  });
-  return runAnswersSuite({ now: client, before }, options);
+/** A client of a server as `agent` (the cards suite imports other agents' drafts as those agents). */
+function clientAt(base: string, agent = AGENT): McpClient {
+  return createMcpClient({ endpoint: `${base}/mcp?toolset=full`, agentId: agent, clientName: "bench", signal: shutdownSignal });
 }
 
 async function main(options: Options): Promise<number> {
@@ -160,26 +165,27 @@ async function main(options: Options): Promise<number> {
     devTools: options.wranglerDevTools,
     serverLines: lines.feed,
   });
-  const client = createMcpClient({
-    endpoint: `${server.base}/mcp?toolset=full`,
-    agentId: AGENT,
-    clientName: "bench",
-    signal: shutdownSignal,
-  });
+  const client = clientAt(server.base);
+  const agents = new Map<string, McpClient>([[AGENT, client]]);
+  const clientOf = (agent: string): McpClient => agents.get(agent) ?? agents.set(agent, clientAt(server.base, agent)).get(agent) ?? client;
+  const before = comparisonServer({ root: options.compareRoot, modules: ROOT, devTools: options.wranglerDevTools, clientAt });
   const target: Target = { client, healthUrl: `${server.base}/health` };
   const notesSet = notesOpSet(options.depths);
   const graphSet = graphOpSet(chainBranch(options.chainDepth));
 
   const runNotes = options.suites.includes("notes");
   const notes = runNotes ? await runNotesSuite(target, options, lines) : [];
-  const common = options.suites.includes("common") ? await runCommonSuite(client, options, lines) : undefined;
+  const common = options.suites.includes("common") ? await runCommonSuite(client, options, lines, await before()) : undefined;
   const graph = options.suites.includes("graph") ? await runGraphSuite(client, options) : undefined;
   const packs = options.suites.includes("packs") ? await runPacksSuite(client, options) : undefined;
   const portals = options.suites.includes("portals")
     ? await runPortalsSuite(client, { base: server.base, agent: AGENT, signal: shutdownSignal }, options)
     : undefined;
   const records = options.suites.includes("records") ? await runRecordsSuite(client, options) : undefined;
-  const answers = options.suites.includes("answers") ? await runAnswers(client, options) : undefined;
+  const answers = options.suites.includes("answers")
+    ? await runAnswersSuite({ now: client, before: (await before())?.client }, options)
+    : undefined;
+  const cards = options.suites.includes("cards") ? await runCardsSuite(clientOf, client, options, lines) : undefined;
 
   machine.load_average_start = loadAtStart;
   machine.load_average_end = loadAverage();
@@ -197,7 +203,7 @@ async function main(options: Options): Promise<number> {
     const growth = growthOf(commonSet, common);
     const misses = targetMisses(commonSet, common, growth);
     out.push(...commonLines(common, growth, commonSet), "", ...objectTimeLines(commonSet, common, "notes"));
-    targets.push(...targetLines("Common", misses, growth));
+    targets.push(...targetLines("Common", misses, growth), ...compareTargetLines(common));
     commonSection = commonJson(options, commonSet, common, growth, misses);
   }
   let graphSection = null;
@@ -235,6 +241,15 @@ async function main(options: Options): Promise<number> {
     recordsSection = recordsJson(options, recordsSet, records, growth, misses);
   }
   if (answers !== undefined) out.push(...answersLines(answers));
+  let cardsSection = null;
+  if (cards !== undefined) {
+    const cardsSet = cardsOpSet();
+    const growth = growthOf(cardsSet, cards);
+    const misses = cardsMisses(cardsSet, cards, growth);
+    out.push(...cardsLines(cards, growth, cardsSet));
+    targets.push(...cardsTargetLines(misses, growth));
+    cardsSection = cardsJson(options, cardsSet, cards, growth, misses);
+  }
   console.log([...out, "", ...targets].join("\n"));
 
   const finishedAt = new Date();
@@ -254,6 +269,7 @@ async function main(options: Options): Promise<number> {
     records: recordsSection,
     common: commonSection,
     answers: answers === undefined ? null : answersJson(answers),
+    cards: cardsSection,
   });
   console.log(`Results written to ${writeJsonReport(ROOT, startedAt, report)}`);
   return 0;

@@ -160,7 +160,8 @@ export async function checkCommon(client: McpClient, setup: CommonSetup): Promis
   for (const op of COMMON_OPS) await commonCall(client, setup, op, -1);
 }
 
-async function commonCall(client: McpClient, setup: CommonSetup, op: CommonOpName, round: number): Promise<Call> {
+/** One call of `op` (its unique text from `round`; -1 for a check), failing on a wrong answer. */
+export async function commonCall(client: McpClient, setup: CommonSetup, op: CommonOpName, round: number): Promise<Call> {
   const request = opRequest(setup, op, round);
   const result = await client.callTool(request.tool, { workspace: setup.workspace, ...request.args });
   if (!request.ok(result.value)) {

@@ -14,6 +14,20 @@ export function loadAverage(): number[] {
   return loadavg().map((value) => Math.round(value * 100) / 100);
 }
 
+/** The short commit of the checkout in `root`, or "unknown" (no git, or an exported tree without one). */
+export function commitOf(root: string): string {
+  try {
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 10_000,
+    }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
 export function machineInfo(root: string): Json {
   let wranglerVersion = "unknown";
   try {

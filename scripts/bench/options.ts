@@ -5,17 +5,18 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { CARD_SIZE_STEP, MIN_CARD_SIZE } from "./cards-layout.ts";
 import { MIN_GRAPH_SIZE } from "./graph-layout.ts";
 import { DEFAULT_DEPTHS, mainNotesFirst } from "./layout.ts";
 import { CARD_EVERY, MIN_PACK_SIZE } from "./packs-layout.ts";
 import { MIN_RECORD_SIZE } from "./records-layout.ts";
 
 export const USAGE =
-  "npm run bench -- [--suites notes,common,graph,packs,portals,records,answers] [--sizes 1000,10000,100000] [--depths 1,10,30] " +
-  "[--graph-sizes 10000,100000] [--pack-sizes 100000] [--record-sizes 50000] " +
+  "npm run bench -- [--suites notes,common,graph,packs,portals,records,answers,cards] [--sizes 1000,10000,100000] [--depths 1,10,30] " +
+  "[--graph-sizes 10000,100000] [--pack-sizes 100000] [--record-sizes 50000] [--card-sizes 1000,100000] " +
   "[--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10] [--wrangler-dev-tools] [--compare-root DIR]";
 
-export const SUITES = ["notes", "common", "graph", "packs", "portals", "records", "answers"] as const;
+export const SUITES = ["notes", "common", "graph", "packs", "portals", "records", "answers", "cards"] as const;
 /** The graph suite's chain `gchain/1` … `gchain/<n>` (`--chain-depth`). */
 const DEFAULT_GRAPH_CHAIN_DEPTH = 10;
 export type Suite = (typeof SUITES)[number];
@@ -27,6 +28,7 @@ const DEFAULTS = {
   graphSizes: [10_000, 100_000],
   packSizes: [100_000],
   recordSizes: [50_000],
+  cardSizes: [1_000, 100_000],
   samples: 200,
   warmup: 20,
   timeoutMinutes: 30,
@@ -37,6 +39,7 @@ const BOUNDS = {
   graphSize: [MIN_GRAPH_SIZE, 1_000_000],
   packSize: [MIN_PACK_SIZE, 1_000_000],
   recordSize: [MIN_RECORD_SIZE, 500_000],
+  cardSize: [MIN_CARD_SIZE, 1_000_000],
   samples: [1, 10_000],
   warmup: [0, 1_000],
   timeoutMinutes: [1, 180],
@@ -55,6 +58,8 @@ export interface Options {
   packSizes: number[];
   /** Records suite sizes, in records of the measured project. */
   recordSizes: number[];
+  /** Cards suite sizes, in cards per card doc (two docs, plus a chain's few). */
+  cardSizes: number[];
   samples: number;
   warmup: number;
   timeoutMinutes: number;
@@ -63,8 +68,8 @@ export interface Options {
   /** Keep wrangler's local dev tools on, as `npm run dev` runs (see DEV_SERVER_ENV); off by default. */
   wranglerDevTools: boolean;
   /**
-   * Answers suite: a checkout of an earlier revision (its own `node_modules` not needed: this one's is
-   * linked) served side by side with this one, for before/after sizes and medians in one run.
+   * Answers and common suites: a checkout of an earlier revision (its own `node_modules` not needed:
+   * this one's is linked) served side by side with this one, measured in the same rounds.
    */
   compareRoot: string | undefined;
 }
@@ -104,6 +109,7 @@ export function parseOptions(argv: string[]): Options {
       "graph-sizes": { type: "string" },
       "pack-sizes": { type: "string" },
       "record-sizes": { type: "string" },
+      "card-sizes": { type: "string" },
       samples: { type: "string" },
       warmup: { type: "string" },
       "timeout-minutes": { type: "string" },
@@ -138,6 +144,13 @@ export function parseOptions(argv: string[]): Options {
     values["record-sizes"] === undefined
       ? DEFAULTS.recordSizes
       : listOf("record-sizes", values["record-sizes"], (part) => integerIn("record-sizes", part, BOUNDS.recordSize));
+  const cardSizes =
+    values["card-sizes"] === undefined
+      ? DEFAULTS.cardSizes
+      : listOf("card-sizes", values["card-sizes"], (part) => integerIn("card-sizes", part, BOUNDS.cardSize));
+  for (const size of cardSizes) {
+    if (size % CARD_SIZE_STEP !== 0) throw new Error(`--card-sizes: ${size} is not a multiple of ${CARD_SIZE_STEP}`);
+  }
   for (const size of packSizes) {
     if (size % CARD_EVERY !== 0)
       throw new Error(`--pack-sizes: ${size} is not a multiple of ${CARD_EVERY} (one trace entry in ${CARD_EVERY} is a card's)`);
@@ -147,6 +160,7 @@ export function parseOptions(argv: string[]): Options {
     ["graph-sizes", graphSizes],
     ["pack-sizes", packSizes],
     ["record-sizes", recordSizes],
+    ["card-sizes", cardSizes],
   ] as const) {
     if (list.length === 0 || list.length > 10) throw new Error(`--${name} takes 1 to 10 comma-separated sizes`);
   }
@@ -157,6 +171,7 @@ export function parseOptions(argv: string[]): Options {
     graphSizes: [...new Set(graphSizes)].sort((a, b) => a - b),
     packSizes: [...new Set(packSizes)].sort((a, b) => a - b),
     recordSizes: [...new Set(recordSizes)].sort((a, b) => a - b),
+    cardSizes: [...new Set(cardSizes)].sort((a, b) => a - b),
     samples: values.samples === undefined ? DEFAULTS.samples : integerIn("samples", values.samples, BOUNDS.samples),
     warmup: values.warmup === undefined ? DEFAULTS.warmup : integerIn("warmup", values.warmup, BOUNDS.warmup),
     timeoutMinutes:
@@ -169,7 +184,8 @@ export function parseOptions(argv: string[]): Options {
     compareRoot: values["compare-root"] === undefined ? undefined : resolve(values["compare-root"]),
   };
   if (options.compareRoot !== undefined) {
-    if (!options.suites.includes("answers")) throw new Error("--compare-root is for the answers suite: add it to --suites");
+    if (!options.suites.includes("answers") && !options.suites.includes("common"))
+      throw new Error("--compare-root is for the answers and common suites: add one of them to --suites");
     if (!existsSync(join(options.compareRoot, "wrangler.toml")))
       throw new Error(`--compare-root: no wrangler.toml in ${options.compareRoot}`);
   }

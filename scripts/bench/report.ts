@@ -193,6 +193,8 @@ export interface RunRecord {
   common: Json | null;
   /** The answers suite's section (`answersJson`), or null when it did not run. */
   answers: Json | null;
+  /** The cards suite's section (`cardsJson`), or null when it did not run. */
+  cards: Json | null;
 }
 
 /** The JSON document of a run (its field order is the file format: keep it stable; new fields go last). */
@@ -231,6 +233,7 @@ export function jsonReport(run: RunRecord): Json {
     records: run.records,
     common: run.common,
     answers: run.answers,
+    cards: run.cards,
   };
 }
 

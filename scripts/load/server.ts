@@ -3,7 +3,8 @@
  * on 127.0.0.1 with its persisted state next to it, started by `lib/wrangler-dev.ts`), but it can
  * `kill -9` the whole process group mid-run and start `wrangler dev` again on the same port and the
  * same persisted state. `lib/dev-server.ts` keeps one server per process with fresh state, so this
- * module owns its own server.
+ * module owns its own server. A second one (`--compare-root`) serves a checkout of an earlier revision
+ * with this checkout's `node_modules` and wrangler, as `lib/dev-server.ts`'s `modules` option does.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,18 +27,24 @@ const PORT_PROBE_MS = 250;
 
 export class LoadServer {
   readonly root: string;
+  /** The project whose node_modules the snapshot links and whose wrangler runs (default `root`). */
+  readonly modules: string;
   readonly workDir: string;
   readonly app: string;
   readonly state: string;
+  /** Prefixes its log lines and temp dir (e.g. `before` for the server of `--compare-root`). */
+  readonly label: string | undefined;
   port = 0;
   private server: WranglerProcess | undefined;
 
-  constructor(root: string) {
+  constructor(root: string, options: { modules?: string; label?: string } = {}) {
     this.root = root;
-    this.workDir = mkdtempSync(join(tmpdir(), "branchmind-load-"));
+    this.modules = options.modules ?? root;
+    this.label = options.label;
+    this.workDir = mkdtempSync(join(tmpdir(), options.label === undefined ? "branchmind-load-" : `branchmind-load-${options.label}-`));
     this.app = join(this.workDir, "app");
     this.state = join(this.workDir, "state");
-    snapshotProject(root, this.app);
+    snapshotProject(root, this.app, this.modules);
     mkdirSync(this.state);
   }
 
@@ -49,13 +56,13 @@ export class LoadServer {
   async start(): Promise<number> {
     if (this.port === 0) this.port = await freePort();
     this.server = spawnWrangler({
-      root: this.root,
+      root: this.modules,
       app: this.app,
       state: this.state,
       port: this.port,
       vars: { AUTH_MODE: "dev" },
       env: DEV_SERVER_ENV,
-      onLine: (line) => log(`[wrangler] ${line}`),
+      onLine: (line) => log(`[wrangler${this.label === undefined ? "" : ` ${this.label}`}] ${line}`),
     });
     return waitForHealth(this.server, HEALTH_TIMEOUT_MS);
   }
@@ -76,6 +83,12 @@ export class LoadServer {
       }
       await new Promise((done) => setTimeout(done, PORT_PROBE_MS));
     }
+  }
+
+  /** A graceful stop (SIGTERM, then SIGKILL after a grace period) and the temp dir removed: a server no longer needed. */
+  async stop(): Promise<void> {
+    await this.server?.stop();
+    this.dispose();
   }
 
   /** Last resort and normal end: kill the group and remove the temp dir. Synchronous (safe in `exit`). */
