@@ -1,7 +1,7 @@
 /**
  * Takes a workspace database back to schema version 16 for tests of an upgrade: drops what migrations
- * 17 (the term index) and 18 (leases by holder) created and forgets that they ran, so the next `migrate`
- * applies them to the rows as an older workspace holds them.
+ * 17 (the term index), 18 (leases by holder) and 19 (the index's open cards by tag, a new view) created
+ * and forgets that they ran, so the next `migrate` applies them to the rows as an older workspace holds them.
  */
 import type { Db } from "../../src/storage/db";
 

@@ -170,6 +170,11 @@ function driverOf(conditions: Condition[]): Driver {
     return { terms: cardTypes(types.values).map((type) => `o:${type}`), uses: withCards([types, open]) };
   if (blockers !== undefined && cards !== undefined) return { terms: ["blocker"], uses: [cards, blockers] };
   const tags = tagsAny ?? tagsAll;
+  // An open card with a tag (a step's open cards): `og:<tag>` (migration 0019), not every card with it.
+  if (tags !== undefined && open !== undefined && cards !== undefined) {
+    const values = tagsAny !== undefined ? tagsAny.values : tags.values.slice(0, 1);
+    return { terms: values.map((tag) => `og:${tag}`), uses: withCards([open, ...(tagsAny ? [tagsAny] : [])]) };
+  }
   if (tags !== undefined) {
     // tags_all drives by its first tag; the condition stays residual (every tag must be there).
     const values = tagsAny !== undefined ? tagsAny.values : tags.values.slice(0, 1);
