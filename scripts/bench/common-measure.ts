@@ -160,8 +160,19 @@ export async function checkCommon(client: McpClient, setup: CommonSetup): Promis
   for (const op of COMMON_OPS) await commonCall(client, setup, op, -1);
 }
 
+/**
+ * Rounds of `create_record` one Record-Sync session takes: each new record joins the agent's open
+ * session, which holds at most 200 active records; before that, the session is closed (unmeasured) and
+ * the next record starts a fresh one, so any number of samples fits.
+ */
+const RECORDS_PER_SESSION = 150;
+
 /** One call of `op` (its unique text from `round`; -1 for a check), failing on a wrong answer. */
 export async function commonCall(client: McpClient, setup: CommonSetup, op: CommonOpName, round: number): Promise<Call> {
+  if (op === "create_record" && round > 0 && round % RECORDS_PER_SESSION === 0) {
+    // The agent's only open session (the one its records started).
+    await client.callTool("close_session", { workspace: setup.workspace });
+  }
   const request = opRequest(setup, op, round);
   const result = await client.callTool(request.tool, { workspace: setup.workspace, ...request.args });
   if (!request.ok(result.value)) {

@@ -105,6 +105,9 @@ export class CallLines {
   }
 }
 
+/** Commands a suite calls between its samples, never as a measured op: their lines do not pair with samples. */
+const HOUSEKEEPING_COMMANDS: ReadonlySet<string> = new Set(["records.close_session"]);
+
 const mean = (values: number[]): number | null => (values.length === 0 ? null : statsOf(values).mean_ms);
 const round3 = (value: number | null): number | null => (value === null ? null : Math.round(value * 1000) / 1000);
 
@@ -121,12 +124,14 @@ export function objectTimesOf<Op extends string>(
   unlogged: readonly Op[] = [],
 ): Record<Op, ObjectTime> {
   const logged = order.filter((entry) => !unlogged.includes(entry.op));
-  if (logged.length !== lines.length) {
-    throw new Error(`${logged.length} tool calls were made but the server logged ${lines.length} call lines`);
+  // A suite's unmeasured housekeeping between samples (closing a full Record-Sync session) logs too.
+  const measured = lines.filter((line) => line.cmd === null || !HOUSEKEEPING_COMMANDS.has(line.cmd));
+  if (logged.length !== measured.length) {
+    throw new Error(`${logged.length} tool calls were made but the server logged ${measured.length} call lines`);
   }
   const byOp = new Map<Op, CallLine[]>(ops.map((op) => [op, []]));
   logged.forEach((entry, i) => {
-    if (entry.round >= warmup) byOp.get(entry.op)?.push(lines[i] as CallLine);
+    if (entry.round >= warmup) byOp.get(entry.op)?.push(measured[i] as CallLine);
   });
   const result = {} as Record<Op, ObjectTime>;
   for (const op of ops) {
