@@ -93,41 +93,26 @@ describe("a call's reads", () => {
       if (main === undefined) throw new Error("no main");
       const sources = sourcesOf(db, main);
       const ctx = storeContext(db, workspace);
-      const wide = visibleCardPages(
-        ctx,
-        "graph",
-        sources,
-        [
-          { filter: ANY, limit: 6 },
-          { filter: ofType("evidence"), limit: 10 },
-        ],
-        false,
-      );
+      // The newest cards and the evidence, at two limits.
+      const pages = (call: typeof ctx, newest: number, evidence: number) =>
+        visibleCardPages(
+          call,
+          "graph",
+          sources,
+          [
+            { filter: ANY, limit: newest },
+            { filter: ofType("evidence"), limit: evidence },
+          ],
+          false,
+        );
+      const wide = pages(ctx, 6, 10);
       expect(wide[0]?.cards.map((card) => card.id)).toEqual(["C8", "C7", "C6", "C5", "C4", "C3"]);
       const read = executed();
-      const narrow = visibleCardPages(
-        ctx,
-        "graph",
-        sources,
-        [
-          { filter: ANY, limit: 3 },
-          { filter: ofType("evidence"), limit: 2 },
-        ],
-        false,
-      );
+      const narrow = pages(ctx, 3, 2);
       // Both answered from the call's pages: nothing asked of SQLite.
       expect(executed()).toBe(read);
       // The same pages, cursors included, as a call that read them with these limits first.
-      const fresh = visibleCardPages(
-        storeContext(db, workspace),
-        "graph",
-        sources,
-        [
-          { filter: ANY, limit: 3 },
-          { filter: ofType("evidence"), limit: 2 },
-        ],
-        false,
-      );
+      const fresh = pages(storeContext(db, workspace), 3, 2);
       expect(narrow).toEqual(fresh);
       expect(narrow[0]?.next).toBeDefined();
       // A wider page than the call read is read again; so is a page of another filter.

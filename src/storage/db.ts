@@ -1,6 +1,8 @@
 /**
  * Typed, synchronous helpers over Durable Object SQLite. Only stores (`*.store.ts`) and this folder
  * issue SQL. Cursors are always consumed before returning, so no caller can hold one across an await.
+ * Within one call (`beginCall` … `endCall`) a read statement asked again answers from its first reading
+ * until the call writes: the parts of an answer each read what they need without paying twice for it.
  */
 
 export type SqlValue = string | number | null;
