@@ -8,7 +8,7 @@ import type { CommandContext } from "../../commands/context";
 import { firstOpenStep } from "../../place/targets";
 import { type EntityRow, orderedSteps, type StepRow } from "../../place/targets.store";
 import { ACTIVE_LIMIT } from "./lint.rules";
-import { missingCheckpoints, type ProofSummary, proofSummariesOfTask, proofSummary } from "./proof";
+import { missingCheckpoints, type ProofSummary, proofSummariesOfTask } from "./proof";
 import { toStep } from "./steps.store";
 import { tasksOfPlan } from "./tasks.store";
 
@@ -93,7 +93,8 @@ export function radarView(ctx: CommandContext, entity: EntityRow) {
   const proofs = proofSummariesOfTask(ctx.db, entity.id, steps);
   const stats = stepStats(steps, proofs);
   const firstOpen = firstOpenStep(ctx.db, entity.id);
-  const firstOpenProofs = firstOpen === undefined ? undefined : (proofs.get(firstOpen.id) ?? proofSummary(ctx.db, firstOpen));
+  // The first open step is one of `steps`, so its proofs are in the map.
+  const firstOpenProofs = firstOpen === undefined ? undefined : proofs.get(firstOpen.id);
   return {
     radar: taskRadar(entity, steps, stats, firstOpen, firstOpen && firstOpenProofs ? missingCheckpoints(firstOpen, firstOpenProofs) : []),
     steps: { ...stats, ...(firstOpen ? { first_open: toStep(firstOpen) } : {}) },

@@ -235,7 +235,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
   // The view's step tag and trace tail (when it is the newest entries) spare the engine its own reads.
   const scope = { graphDoc: ref.graph_doc, traceDoc: ref.trace_doc, allLanes, target: entity.id, stepTag: stepTag ?? null };
   const known = args.trace_cursor === undefined && limits.trace > 0;
-  const traceTail = known ? { traceTail: { entries: trace.entries, has_more: trace.pagination.has_more } } : {};
+  const traceTail = known ? { traceTail: trace } : {};
   const engine = branch === undefined ? undefined : engineAnswer(ctx, { ...scope, branch, ...traceTail });
   // The view's card pages, read together after the engine's: those within the slice's pages (blockers,
   // evidence, open decisions, the newest cards) are answered from what the call read for it (card-view.ts).

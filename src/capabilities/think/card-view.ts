@@ -63,7 +63,8 @@ export function visibleCardPages(
 ): CardPage[] {
   const lanes = visibleLanes(ctx, allLanes);
   const written = ctx.db.rowsWritten;
-  const keys = pages.map((page) => `cards:${JSON.stringify([graphDoc, sources, lanes, page.filter, page.before ?? null])}`);
+  const scope = JSON.stringify([graphDoc, sources, lanes]);
+  const keys = pages.map((page) => `cards:${scope}:${JSON.stringify([page.filter, page.before ?? null])}`);
   const keptOf = (index: number): KeptPage | undefined => {
     const kept = ctx.memo.get(keys[index] as string) as KeptPage | undefined;
     const limit = pages[index]?.limit ?? 0;

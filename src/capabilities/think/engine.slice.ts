@@ -66,13 +66,13 @@ export interface EngineScope {
   checkout?: boolean;
   /** Read already by the caller, to save the reads: the target's step tag (null: no open step). */
   stepTag?: string | null;
-  /** Read already by the caller: the trace doc's newest entries (oldest first, no cursor) and whether older ones exist. */
-  traceTail?: { entries: Entry[]; has_more: boolean };
+  /** Read already by the caller: a tail page of the trace doc's newest entries (oldest first, no cursor). */
+  traceTail?: { entries: Entry[]; pagination: { has_more: boolean } };
 }
 
 /** The engine's trace window from a tail the caller read, when that tail covers it. */
 function knownTrace(tail: EngineScope["traceTail"]): Entry[] | undefined {
-  if (tail === undefined || (tail.entries.length < TRACE_ENTRIES && tail.has_more)) return undefined;
+  if (tail === undefined || (tail.entries.length < TRACE_ENTRIES && tail.pagination.has_more)) return undefined;
   return tail.entries.slice(-TRACE_ENTRIES);
 }
 

@@ -187,7 +187,7 @@ export const contextPack = defineCommand({
       allLanes: args.all_lanes,
       target: scope.target,
       // The pack's own trace tail covers the engine's window (unless the pack asked for none).
-      ...(args.trace_limit === 0 ? {} : { traceTail: { entries: trace.entries, has_more: trace.pagination.has_more } }),
+      ...(args.trace_limit === 0 ? {} : { traceTail: trace }),
     });
     const [cards, decisions, evidence, blockers] = visibleCardPages(
       ctx,
