@@ -28,5 +28,8 @@ export const contentFields = {
   content: z.string().min(1).max(MAX_CONTENT_BYTES).describe(`Entry text (at most ${MAX_CONTENT_BYTES} UTF-8 bytes).`),
   title: z.string().max(MAX_TITLE_CHARS).optional(),
   format: z.string().max(32).optional().describe("e.g. `text`, `markdown`."),
-  meta: z.record(z.string(), z.unknown()).optional().describe("Small JSON object stored with the entry."),
+  meta: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("Small JSON object stored with the entry; lane, event_id, card_id and card_type are the server's (refused)."),
 };

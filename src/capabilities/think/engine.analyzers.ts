@@ -323,11 +323,15 @@ export function analyze(cards: EngineCard[], edges: EngineEdge[], trace: EngineT
     );
   }
 
-  // BM10: stuck: many card notes, no evidence or decision among the latest trace entries.
+  // BM10: stuck: many card notes, no evidence or decision among the latest trace entries. A task
+  // event is an `event` entry (only the server writes those); a note's own meta.type is not one.
   const recent = [...trace].sort((a, b) => b.seq - a.seq).slice(0, STUCK_WINDOW);
   const cardNotes = recent.filter((entry) => typeof entry.meta?.card_id === "string");
   const progress = recent.some(
-    (entry) => entry.meta?.type === "evidence_captured" || entry.meta?.card_type === "evidence" || entry.meta?.card_type === "decision",
+    (entry) =>
+      (entry.kind === "event" && entry.meta?.type === "evidence_captured") ||
+      entry.meta?.card_type === "evidence" ||
+      entry.meta?.card_type === "decision",
   );
   if (cardNotes.length >= STUCK_CARD_NOTES && !progress) {
     const ts = Math.max(...recent.map((entry) => entry.ts_ms));

@@ -10,6 +10,7 @@ import { newBranchName, summarize } from "../branches/branch-summary";
 import { branchArg, contentFields, docSchema } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
 import { entryView, entryViewSchema } from "../docs/entry-view";
+import { refuseReservedMeta } from "../docs/reserved-meta";
 import { writeNote } from "../vcs/note-write";
 
 const TEMPLATES = {
@@ -59,6 +60,7 @@ export const macroBranchNote = defineCommand({
     note: entryViewSchema.nullable(),
   },
   handler: (ctx, args) => {
+    refuseReservedMeta(args.meta);
     const content = noteFromTemplate(args.template, args.goal, args.content);
     let branch: Branch;
     let created = false;

@@ -19,6 +19,7 @@ import { fail } from "../../shared/errors";
 import { toEntry } from "../docs/docs.store";
 import { entryView, entryViewSchema } from "../docs/entry-view";
 import { cursorSchema, paginationSchema, repairPagination, tailPagination } from "../docs/paging";
+import { refuseReservedMeta } from "../docs/reserved-meta";
 import { writeNote } from "../vcs/note-write";
 import { compactPage, sequenceHeads, validationWindow } from "./trace.reads";
 import { numberStep, sequencesNeeded, validateTrace } from "./trace.rules";
@@ -82,6 +83,7 @@ function appendStep(ctx: CommandContext, scope: TraceScope, args: StepArgs, trac
       fields: ["meta.trace"],
     });
   }
+  refuseReservedMeta(args.meta);
   const row = writeNote(ctx, scope.branch, {
     doc: scope.doc,
     title: args.step,

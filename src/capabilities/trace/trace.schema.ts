@@ -68,7 +68,9 @@ export const stepFields = {
   meta: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe("Small JSON object stored with the entry; the key `trace` is reserved for the step's own fields."),
+    .describe(
+      "Small JSON object stored with the entry; `trace` is the step's own fields, and lane, event_id, card_id and card_type the server's (all refused).",
+    ),
 };
 
 /** `meta.trace` as the tools write it; `trace_validate` checks stored entries against these rules. */

@@ -8,6 +8,7 @@ import { targetSchema } from "../../place/target.schema";
 import { branchArg, contentFields, docSchema } from "../docs/docs.schema";
 import { toEntry } from "../docs/docs.store";
 import { entryView, entryViewSchema } from "../docs/entry-view";
+import { refuseReservedMeta } from "../docs/reserved-meta";
 import { writeNote } from "./note-write";
 
 export const notesCommit = defineCommand({
@@ -25,6 +26,7 @@ export const notesCommit = defineCommand({
   },
   output: { entry: entryViewSchema },
   handler: (ctx, args) => {
+    refuseReservedMeta(args.meta);
     const scope = reasoningScope(ctx, args, "write");
     refuseDocWithTarget(scope, args.doc, "Drop doc: a target's notes go to its notes doc.");
     const branch = scope.branch;
