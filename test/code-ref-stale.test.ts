@@ -2,10 +2,11 @@
 // `code:…@sha256:<old>` after a newer slice of the same path and range was attached returns the old
 // slice with CODE_REF_STALE (typed {code, message, recovery}, the recovery naming the newer ref) and
 // `newer_ref`; the caller's current text decides when given; overlapping ranges and other paths are
-// other slices; code_ref_check names the same newer ref.
+// other slices; code_ref_check names the same newer ref. A sha no stored slice has opens the range's
+// latest slice, stale, as seed 002 says; a range with nothing stored stays UNKNOWN_ID.
 import { describe, expect, it } from "vitest";
 import type { Warning } from "../src/shared/result";
-import { ok } from "./helpers/mcp";
+import { failure, ok } from "./helpers/mcp";
 
 const OLD = "const limit = 10;\nexport function cap(n: number) {\n  return Math.min(n, limit);\n}";
 const NEW = "const limit = 20;\nexport function cap(n: number) {\n  return Math.min(n, limit);\n}";
@@ -126,6 +127,40 @@ describe("code refs: an outdated ref warns", () => {
     expect(latest).toMatchObject({ ref: newer.ref, stale: false });
     expect(latest.newer_ref).toBeUndefined();
     expect(latest.warnings).toBeUndefined();
+  });
+
+  it("a sha no stored slice has answers the range's latest slice with CODE_REF_STALE and newer_ref", async () => {
+    const workspace = "code-ref-stale/unknown-sha";
+    await attach(workspace, OLD);
+    const newer = await attach(workspace, NEW);
+    const unknownRef = newer.ref.replace(newer.sha256, "e".repeat(64));
+
+    const answer = await ok("open", { workspace, id: unknownRef });
+    expect(answer).toMatchObject({ kind: "code", ref: newer.ref, sha256: newer.sha256, text: NEW, newer_ref: newer.ref });
+    const warning = onlyWarning(answer);
+    expect(warning.code).toBe("CODE_REF_STALE");
+    expect(warning.message).toContain(unknownRef);
+    expect(warning.message).toContain(newer.ref);
+    expect(warning.recovery).toContain(`open {id: "${newer.ref}"}`);
+    expect(warning.recovery).toContain("code_ref_attach");
+
+    // The caller's text is the latest slice: cite it. Other text: attach it.
+    const isLatest = onlyWarning(await ok("open", { workspace, id: unknownRef, current_text: NEW }));
+    expect(isLatest.recovery).toBe(`Cite the latest slice: open {id: "${newer.ref}"}.`);
+    const other = onlyWarning(await ok("open", { workspace, id: unknownRef, current_text: UNSTORED }));
+    expect(other.recovery).toContain("code_ref_attach");
+
+    // code_ref_check follows open: the latest slice, stale whatever the caller's text (the ref names no stored lines).
+    const checked = await ok("code_ref_check", { workspace, ref: unknownRef, text: NEW });
+    expect(checked).toMatchObject({ ref: newer.ref, stale: true, stored_sha256: newer.sha256, newer_ref: newer.ref });
+    expect(onlyWarning(checked).code).toBe("CODE_REF_STALE");
+
+    // A card carries only stored slices: it still refuses the ref, naming the latest.
+    const refused = await failure("think_card", { workspace, card: { type: "note", title: "cites", meta: { code_refs: [unknownRef] } } });
+    expect(refused).toMatchObject({ code: "UNKNOWN_ID", details: { latest_ref: newer.ref } });
+    // A range with no stored version is still UNKNOWN_ID.
+    const none = await failure("open", { workspace, id: `code:src/cap.ts#L3-L7@sha256:${"e".repeat(64)}` });
+    expect(none.code).toBe("UNKNOWN_ID");
   });
 
   it("a tight budget cuts the old text but keeps the warning and newer_ref", async () => {

@@ -123,10 +123,12 @@ describe("code refs: check and open", () => {
     expect(stale.warnings).toEqual([expect.objectContaining({ code: "CODE_REF_STALE" })]);
     expect((await ok("code_ref_check", { workspace, ref, sha256: "0".repeat(64) })).stale).toBe(true);
 
-    // A ref without its sha checks the latest slice of the range; an unknown sha or range is UNKNOWN_ID.
+    // A ref without its sha checks the latest slice of the range; a sha no slice of a stored range has
+    // checks that latest slice and is stale (docs/think.md "Resolving a ref"); an unknown range is UNKNOWN_ID.
     expect(await ok("code_ref_check", { workspace, ref: "code:lib/x.py#L1-L3", text: LINES })).toMatchObject({ ref, stale: false });
-    const unknownSha = await failure("code_ref_check", { workspace, ref: `code:lib/x.py#L1-L3@sha256:${"1".repeat(64)}`, text: LINES });
-    expect(unknownSha).toMatchObject({ code: "UNKNOWN_ID", details: { latest_ref: ref } });
+    const unknownSha = await ok("code_ref_check", { workspace, ref: `code:lib/x.py#L1-L3@sha256:${"1".repeat(64)}`, text: LINES });
+    expect(unknownSha).toMatchObject({ ref, stale: true, newer_ref: ref });
+    expect(unknownSha.warnings).toEqual([expect.objectContaining({ code: "CODE_REF_STALE" })]);
     const unknownRange = await failure("code_ref_check", { workspace, ref: "code:lib/x.py#L2-L3", text: LINES });
     expect(unknownRange.code).toBe("UNKNOWN_ID");
     expect(unknownRange.recovery_hint).toContain("code_ref_attach");
@@ -159,10 +161,9 @@ describe("code refs: check and open", () => {
     expect(stale.warnings.map((w) => w.code)).toEqual(["CODE_REF_STALE"]);
 
     expect((await open(workspace, "code:src/a.ts#L1-L2")).error).toMatchObject({ code: "UNKNOWN_ID" });
-    expect((await open(workspace, `code:src/a.ts#L5-L7@sha256:${"2".repeat(64)}`)).error).toMatchObject({
-      code: "UNKNOWN_ID",
-      details: { latest_ref: second.ref },
-    });
+    const unknownSha = await open(workspace, `code:src/a.ts#L5-L7@sha256:${"2".repeat(64)}`);
+    expect(unknownSha.value).toMatchObject({ ref: second.ref, text: "x\ny\nz", newer_ref: second.ref });
+    expect(unknownSha.warnings.map((w) => w.code)).toEqual(["CODE_REF_STALE"]);
     expect((await open(workspace, "code:src/a.ts#L7-L5")).error).toMatchObject({ code: "INVALID_INPUT" });
 
     // For open's budget: smaller and smaller forms keep the ref and cut the text.

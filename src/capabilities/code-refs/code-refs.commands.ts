@@ -69,7 +69,7 @@ export const codeRefCheck = defineCommand({
   // Compared with the stored (redacted) slice: an unchanged slice that held a secret is not stale.
   redaction: { compare: ["text"] },
   title: "Check a code ref",
-  description: `Compare a stored slice with what you have now: give its ref (${CODE_REF_GRAMMAR}; without a sha, the latest slice stored for that path and range) and your current text of those lines, or its sha256 (over the lines joined by \\n, no trailing newline). stale: true, with the warning CODE_REF_STALE, when they differ (your text decides, newer slices or not). newer_ref: the latest slice of the same path and range, when one was attached after this one. Reads one row; writes nothing.`,
+  description: `Compare a stored slice with what you have now: give its ref (${CODE_REF_GRAMMAR}; without a sha, the latest slice stored for that path and range) and your current text of those lines, or its sha256 (over the lines joined by \\n, no trailing newline). stale: true, with the warning CODE_REF_STALE, when they differ (your text decides, newer slices or not). newer_ref: the latest slice of the same path and range, when one was attached after this one. A sha no stored slice of the range has checks the range's latest slice instead, stale: true. Reads one row; writes nothing.`,
   kind: "read",
   example: { ref: "code:src/app.ts#L1-L2", text: "export const a = 1;\nexport const b = 2;\n" },
   input: {

@@ -2,8 +2,9 @@
  * Code refs adapted to a remote server (issue 9, seed 002 "Code refs"): the server cannot read the
  * agent's repository, so attaching stores the slice the caller sends; checking and opening compare the
  * stored slice with what the caller has now, or, when the caller sends nothing, with the newer slices of
- * the same path and range (warning CODE_REF_STALE, naming the newer ref); cards and anchors may carry
- * only refs whose slice is stored. The rules of a slice are `code-slice.ts`; the SQL is `code-refs.store.ts`.
+ * the same path and range (warning CODE_REF_STALE, naming the newer ref); a sha no slice of a stored
+ * range has reads as that range's latest slice, stale; cards and anchors may carry only refs whose slice
+ * is stored. The rules of a slice are `code-slice.ts`; the SQL is `code-refs.store.ts`.
  */
 import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
@@ -15,6 +16,7 @@ import {
   codeRef,
   currentSha,
   MAX_CODE_REFS,
+  missingShaWarning,
   type NewerSlice,
   outdatedWarning,
   parseCodeRef,
@@ -86,18 +88,25 @@ export function attachSlice(ctx: CommandContext, args: AttachArgs): CodeSlice & 
   return { ...created, created: true };
 }
 
-/** A resolved ref: the stored slice, and the sha of the range's latest slice when a newer one was stored after it. */
+/**
+ * A resolved ref: the stored slice, and the sha of the range's latest slice when a newer one was stored
+ * after it. `missingSha`: the ref's sha, which no stored slice of the range has; `stored` is then the
+ * range's latest slice.
+ */
 interface Resolved {
   stored: StoredSlice;
   newerSha?: string;
+  missingSha?: string;
 }
 
 /**
  * The stored slice a ref names: that exact sha when it carries one (with the range's latest slice, when
  * that one is newer), else the range's latest; UNKNOWN_ID otherwise. "The same range" is the same path
- * and exactly the same lines: overlapping ranges are other slices (docs/think.md "Staleness").
+ * and exactly the same lines: overlapping ranges are other slices (docs/think.md "Staleness"). With
+ * `latestForMissingSha` (the reads), a sha no slice of a stored range has resolves to the range's latest
+ * slice instead of UNKNOWN_ID.
  */
-function resolve(ctx: CommandContext, query: CodeRefQuery, field: string): Resolved {
+function resolve(ctx: CommandContext, query: CodeRefQuery, field: string, latestForMissingSha = false): Resolved {
   if (query.sha256 === undefined) {
     const latest = latestSlice(ctx.db, query);
     if (latest) return { stored: latest };
@@ -110,6 +119,7 @@ function resolve(ctx: CommandContext, query: CodeRefQuery, field: string): Resol
   }
   const ref = codeRef(query, query.sha256);
   const latest = query.sha256 === undefined ? undefined : latestSlice(ctx.db, query);
+  if (latest && latestForMissingSha) return { stored: latest, newerSha: latest.sha256, missingSha: query.sha256 };
   if (latest) {
     const latestRef = view(latest).ref;
     fail(
@@ -139,14 +149,19 @@ export interface CurrentText {
  * Without the caller's text or sha, the slice is stale when a newer slice of the same path and range
  * was stored after it. The caller's text decides when given: a slice equal to it is not stale, newer
  * slices or not (the code may have gone back to it). `newer_ref` names the range's latest slice whenever
- * it is not this one.
+ * it is not this one. A ref whose sha no stored slice of its range has (the range has others) answers
+ * the range's latest slice and is stale whatever the caller's text: it names lines the server never stored.
  */
 export function checkCodeRef(ctx: CommandContext, ref: string, current: CurrentText) {
   const query = parseCodeRef(ref);
-  const { stored, newerSha } = resolve(ctx, query, "ref");
+  const { stored, newerSha, missingSha } = resolve(ctx, query, "ref", true);
   const now = currentSha({ text: current.current_text, sha256: current.current_sha256 });
   const slice = view(stored);
   const newer = newerSha === undefined ? undefined : { ref: codeRef(query, newerSha), sha256: newerSha };
+  if (missingSha !== undefined) {
+    ctx.warn(missingShaWarning(codeRef(query, missingSha), { ref: slice.ref, sha256: slice.sha256 }, now));
+    return { slice, stored, stale: true, current_sha256: now, newer_ref: slice.ref };
+  }
   const stale = now === undefined ? newer !== undefined : now !== stored.sha256;
   if (stale)
     ctx.warn(now === undefined ? outdatedWarning(slice.ref, newer as NewerSlice) : staleWarning(slice.ref, stored.sha256, now, newer));

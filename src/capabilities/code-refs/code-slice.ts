@@ -170,6 +170,33 @@ export function outdatedWarning(ref: string, newer: NewerSlice): Warning {
 }
 
 /**
+ * CODE_REF_STALE for a ref whose sha no stored slice of its range has: the answer is the range's latest
+ * slice. The recovery follows the caller's current sha when given: that slice, or other lines to attach.
+ */
+export function missingShaWarning(ref: string, latest: NewerSlice, currentSha: string | undefined): Warning {
+  const message = `No slice with the sha256 of ${ref} is stored; other versions of those lines are, and this answer is the latest, ${latest.ref}.`;
+  if (currentSha === latest.sha256) {
+    return {
+      code: "CODE_REF_STALE",
+      message: `${message} Your current text is that slice.`,
+      recovery: `Cite the latest slice: open {id: "${latest.ref}"}.`,
+    };
+  }
+  if (currentSha !== undefined) {
+    return {
+      code: "CODE_REF_STALE",
+      message: `${message} Your current text is neither.`,
+      recovery: `Attach the current lines with code_ref_attach and cite its new ref; the latest stored slice of these lines is open {id: "${latest.ref}"}.`,
+    };
+  }
+  return {
+    code: "CODE_REF_STALE",
+    message,
+    recovery: `Read and cite the latest slice: open {id: "${latest.ref}"}. If your lines differ from it, attach them with code_ref_attach and cite its ref.`,
+  };
+}
+
+/**
  * CODE_REF_STALE with the caller's text: the stored slice differs from what the caller has now. When a
  * newer slice of the same range is stored (`newer`), the recovery names it.
  */

@@ -193,7 +193,7 @@ export const openRef = defineCommand({
   // Compared with the stored (redacted) slice of a code ref, like code_ref_check's text.
   redaction: { compare: ["current_text"] },
   title: "Open a ref",
-  description: `Open any artifact by its stable ref, read-only: CARD-<id>, <doc>@<seq> (e.g. notes@12), TASK-/PLAN-<n> (capsule; focus unchanged), STEP-<hex> (with lease), a:<slug> (cards canon-first), JOB-<n>[@<event>], code:<path>#L<a>-L<b>[@sha256:<hex>] (the stored slice; CODE_REF_STALE with newer_ref when a newer slice of the same lines exists or current_text differs). Lanes: shared + yours unless include_drafts.`,
+  description: `Open any artifact by its stable ref, read-only: CARD-<id>, <doc>@<seq> (e.g. notes@12), TASK-/PLAN-<n> (capsule; focus unchanged), STEP-<hex> (with lease), a:<slug> (cards canon-first), JOB-<n>[@<event>], code:<path>#L<a>-L<b>[@sha256:<hex>] (the stored slice, or the latest of those lines for a sha none has; CODE_REF_STALE with newer_ref when a newer slice of the same lines exists or current_text differs). Lanes: shared + yours unless include_drafts.`,
   kind: "read",
   input: {
     id: z.string().min(1).max(MAX_REF_CHARS).describe(`The ref to open: ${REF_GRAMMAR}.`),
