@@ -1,8 +1,8 @@
 /**
  * One portal call (seed 002): validate the envelope, resolve `op` (a golden op, or `call` + `cmd`) to a
  * command, build its arguments from `args` plus the envelope's workspace, budget profile and view,
- * and run it like any tool call with the capsule attached. `cmd` takes any accepted name, seed 000/001
- * names included. Unknown ops and commands are typed errors whose actions lead to `system schema.get`.
+ * and run it like any tool call with the capsule attached. `cmd` takes the portal's own golden op
+ * names (so `{op: "call", cmd: X}` is `{op: X}`) and any accepted command name, seed 000/001 names included. Unknown ops and commands are typed errors whose actions lead to `system schema.get`.
  * A read-only portal (status, open) runs reads only: a write through its `call` is refused, pointing at
  * the portal that runs it, so the portal's `readOnlyHint` holds.
  */
@@ -89,7 +89,9 @@ function commandOf(portal: Portal, envelope: Envelope): Result<Command> {
       ),
     );
   }
-  const command = commandNamed(envelope.cmd);
+  // The portal's own golden op first: on this portal, `cmd: X` runs what `op: X` runs.
+  const golden = Object.hasOwn(portal.ops, envelope.cmd) ? portal.ops[envelope.cmd] : undefined;
+  const command = golden === undefined ? commandNamed(envelope.cmd) : findCommand(golden);
   if (command === undefined) return err(unknownCommandError(envelope.cmd, "cmd"));
   return { ok: true, value: command };
 }
