@@ -1,7 +1,8 @@
 /**
  * Subgoals and nominal merge (seed 001 v0.2). A subgoal is a `question` card tagged `subgoal` that
  * supports its parent question and owns a child trace doc (`trace-<subgoal id>`) for the side inquiry;
- * closing it sets its status and logs the outcome in both traces. Nominal merge folds duplicate cards
+ * closing it sets its status and logs the outcome in both traces, and opening a closed one again sets it
+ * back to `open`, logged the same way. Nominal merge folds duplicate cards
  * into a canonical one: their edges are re-pointed to it and they become `superseded` with
  * `meta.merged_into`; running it again changes nothing.
  */
@@ -12,7 +13,7 @@ import { MAX_TITLE_CHARS } from "../../shared/limits";
 import { appendEntry } from "../docs/docs.store";
 import { CLOSED_STATUSES } from "../graph/card-shape";
 import { edgeKey, MAX_NODE_TEXT_CHARS, nodeIdSchema } from "../graph/graph.schema";
-import { fieldsOf, isLive, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
+import { fieldsOf, isLive, lookupVersion, type VersionFields, type VersionRow, writeVersion } from "../graph/graph.store";
 import { edgesTouching } from "../graph/graph-edges.store";
 import { type CardTarget, commitCard, requireCard, requireOwnCard, requireWritableLane, rewriteCard } from "./cards";
 import { normalizeCard } from "./cards.parse";
@@ -22,12 +23,59 @@ import { scopeFields, thinkScope } from "./think.scope";
 const MAX_REPOINT = 200;
 const MAX_DUPLICATES = 20;
 
+const subgoalTraceDoc = (id: string) => `trace-${id}`.slice(0, 128);
+
+function isSubgoal(row: VersionRow): boolean {
+  return (row.tags_json === null ? [] : (JSON.parse(row.tags_json) as string[])).includes("subgoal");
+}
+
+/**
+ * Logs a subgoal's new status in its own trace (`title`) and the scope's trace (`subgoal <id> <status>`,
+ * with the card's meta), and journals it: what closing and reopening a subgoal share.
+ */
+function logSubgoalStatus(
+  target: CardTarget,
+  id: string,
+  status: string,
+  title: string,
+  outcome: string,
+  extra: Record<string, unknown> = {},
+) {
+  appendEntry(target.ctx, {
+    branch: target.branch,
+    doc: subgoalTraceDoc(id),
+    kind: "note",
+    title,
+    content: outcome,
+    meta: { subgoal: id, status, ...extra },
+  });
+  appendEntry(target.ctx, {
+    branch: target.branch,
+    doc: target.traceDoc,
+    kind: "note",
+    title: `subgoal ${id} ${status}`,
+    content: outcome,
+    meta: { card_id: id, card_type: "question", status },
+  });
+  target.ctx.journal({ target: `${target.branch.name}/${target.graphDoc}`, summary: `subgoal ${id} ${status}` });
+}
+
+/** A closed subgoal opened again: its status back to `open` (title, tags and edges as they are); true when written. */
+function reopenSubgoal(target: CardTarget, row: VersionRow): boolean {
+  const was = fieldsOf(row).status;
+  if (!isSubgoal(row) || !(CLOSED_STATUSES as readonly unknown[]).includes(was)) return false;
+  requireOwnCard(target, row.key, "subgoal");
+  if (rewriteCard(target, row, { status: "open" }) === undefined) return false;
+  logSubgoalStatus(target, row.key, "open", "subgoal reopened", `reopened (was ${String(was)})`, { was });
+  return true;
+}
+
 export const thinkSubgoalOpen = defineCommand({
   name: "think.subgoal.open",
   tool: "think_subgoal_open",
   title: "Open a subgoal",
   description:
-    "Open a subgoal under a parent question: a question card tagged subgoal that supports the parent, with its own trace doc (trace-<subgoal id>) for the side inquiry. Opening it again with the same id changes nothing (without an id, each call opens a new one).",
+    "Open a subgoal under a parent question: a question card tagged subgoal that supports the parent, with its own trace doc (trace-<subgoal id>) for the side inquiry. Opening it again with the same id changes nothing while it is open, and sets a closed one back to open (reopened: true); without an id, each call opens a new one.",
   kind: "write",
   input: {
     ...scopeFields,
@@ -35,14 +83,23 @@ export const thinkSubgoalOpen = defineCommand({
     id: nodeIdSchema.optional(),
     title: z.string().min(1).max(MAX_TITLE_CHARS),
   },
-  output: { subgoal_id: z.string(), parent: z.string(), trace_doc: z.string(), opened: z.boolean() },
+  output: {
+    subgoal_id: z.string(),
+    parent: z.string(),
+    trace_doc: z.string(),
+    opened: z.boolean(),
+    reopened: z.boolean().optional().describe("true: the subgoal was closed and is open again."),
+  },
   handler: (ctx, args) => {
     const { cards: target, stepTag } = thinkScope(ctx, args, "write");
     const parent = requireCard(target, args.parent, "parent card");
-    // An existing subgoal (open or closed) is left as it is.
+    // An existing open subgoal is left as it is; a closed one is set back to open.
     const existing = args.id === undefined ? undefined : lookupVersion(ctx.db, target.sources, target.graphDoc, "node", args.id);
-    if (isLive(existing))
-      return { subgoal_id: existing.key, parent: args.parent, trace_doc: `trace-${existing.key}`.slice(0, 128), opened: false };
+    if (isLive(existing)) {
+      const reopened = reopenSubgoal(target, existing);
+      const answer = { subgoal_id: existing.key, parent: args.parent, trace_doc: subgoalTraceDoc(existing.key), opened: reopened };
+      return reopened ? { ...answer, reopened } : answer;
+    }
     if (parent.node_type !== "question")
       fail(
         "INVALID_INPUT",
@@ -62,7 +119,7 @@ export const thinkSubgoalOpen = defineCommand({
       blocks: [],
       extraTags: stepTag ? [stepTag] : [],
     });
-    const traceDoc = `trace-${result.card_id}`.slice(0, 128);
+    const traceDoc = subgoalTraceDoc(result.card_id);
     if (result.inserted) {
       appendEntry(ctx, {
         branch: target.branch,
@@ -94,31 +151,11 @@ export const thinkSubgoalClose = defineCommand({
   handler: (ctx, args) => {
     const target = thinkScope(ctx, args, "write").cards;
     const row = requireOwnCard(target, args.subgoal_id, "subgoal");
-    const tags = row.tags_json === null ? [] : (JSON.parse(row.tags_json) as string[]);
-    if (!tags.includes("subgoal"))
+    if (!isSubgoal(row))
       fail("INVALID_INPUT", `${args.subgoal_id} is not a subgoal.`, "Open one with think_subgoal_open.", { subgoal_id: args.subgoal_id });
     const status = args.status.toLowerCase();
     const written = rewriteCard(target, row, { status });
-    if (written) {
-      const outcome = args.summary ?? `closed as ${status}`;
-      appendEntry(ctx, {
-        branch: target.branch,
-        doc: `trace-${args.subgoal_id}`.slice(0, 128),
-        kind: "note",
-        title: "subgoal closed",
-        content: outcome,
-        meta: { subgoal: args.subgoal_id, status },
-      });
-      appendEntry(ctx, {
-        branch: target.branch,
-        doc: target.traceDoc,
-        kind: "note",
-        title: `subgoal ${args.subgoal_id} ${status}`,
-        content: outcome,
-        meta: { card_id: args.subgoal_id, card_type: "question", status },
-      });
-      ctx.journal({ target: `${target.branch.name}/${target.graphDoc}`, summary: `subgoal ${args.subgoal_id} ${status}` });
-    }
+    if (written) logSubgoalStatus(target, args.subgoal_id, status, "subgoal closed", args.summary ?? `closed as ${status}`);
     return { subgoal_id: args.subgoal_id, status, changed: written !== undefined };
   },
 });
