@@ -5,7 +5,8 @@
 // think_next/frontier/watch, context_pack, help, the records overview and bad calls whose errors carry
 // actions. Each suggestion must name a tool the connection lists, pass the published JSON Schemas once
 // its <fill: …> markers are filled, and succeed when called as given (a write on a fresh copy of the
-// state it was made for). Then: every write refuses an unfilled marker and stores nothing.
+// state it was made for). Prose in those answers (a hint, a message, a purpose) that names a flat tool
+// the connection does not list fails too. Then: every write refuses an unfilled marker and stores nothing.
 
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/catalog/catalog";
@@ -16,10 +17,13 @@ import {
   crawl,
   type Found,
   optionsOf,
+  type ProseMention,
   probeLabels,
+  proseMentions,
   renamed,
   staticProblems,
   type Toolset,
+  toolsOf,
   writes,
 } from "./crawl/crawler";
 import { NEWCOMER, OWNER, READER, STATES, type State } from "./crawl/states";
@@ -109,7 +113,14 @@ async function check(state: State, probes: boolean): Promise<Checked[]> {
   const seen = new Set<string>();
   const checked: Checked[] = [];
   for (const connection of CONNECTIONS) {
-    for (const found of await crawl(connection, workspace, state.ref, probes, state.probes)) {
+    const prose: ProseMention[] = [];
+    const crawled = await crawl(connection, workspace, state.ref, probes, state.probes, prose);
+    const listed = await toolsOf(connection.toolset);
+    for (const mention of prose.filter((candidate) => !listed.has(candidate.tool))) {
+      const found: Found = { source: mention.source, path: mention.path, calls: [] };
+      checked.push({ connection, found, problems: [`prose names ${mention.tool}, not listed here: "${mention.text.slice(0, 160)}"`] });
+    }
+    for (const found of crawled) {
       const key = `${connectionLabel(connection)} ${JSON.stringify(found.calls)}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -173,6 +184,18 @@ describe("suggested calls", () => {
       calls: [{ tool: "tasks_radar", args: { workspace: "crawl/broken", task: "TASK-404" } }],
     };
     expect(await run(state, "crawl/broken", () => "crawl/broken-copy1", full, broken)).toHaveLength(1);
+  });
+
+  it("would catch prose naming a flat tool, but not a quoted value, a dotted command name or what a writer stored", () => {
+    const answer = {
+      error: { code: "X", message: 'No op "notes_commit"; try think.context_pack.', recovery_hint: "Call `tasks_context`." },
+      entries: [{ content: "plain words: status, open", meta: { note: "tasks_create" } }],
+      next: { action: { tool: "tasks", args: { op: "call", cmd: "tasks.close_step" }, purpose: "then jobs_list" } },
+    };
+    expect(proseMentions("test", answer).map((mention) => `${mention.path} ${mention.tool}`)).toEqual([
+      "error.recovery_hint tasks_context",
+      "next.action.purpose jobs_list",
+    ]);
   });
 });
 

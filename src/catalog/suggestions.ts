@@ -20,6 +20,7 @@ import type { AppError } from "../shared/errors";
 import { fill, type RenderedSuggestion, Suggestion } from "../shared/suggestion";
 import { findCommand } from "./catalog";
 import { CALL_OP, findPortal, placeOf } from "./portals";
+import { holdsNoProse, isProseField, renderProse } from "./prose";
 
 /** What the object needs to know of the connection: neutral, no MCP in it. */
 export interface Connection {
@@ -100,18 +101,56 @@ function renderSuggestion(suggestion: Suggestion, context: RenderContext): Rende
     return undefined;
   }
   if (ROLE_RANK[context.role] < ROLE_RANK[requiredRole(command)]) return undefined;
-  return inForm(command, placed(command, suggestion.args, context), suggestion.purpose, context);
+  const purpose = renderProse(suggestion.purpose, (named) => proseCallForm(named, context));
+  return inForm(command, placed(command, suggestion.args, context), purpose, context);
 }
 
 /** What stands where an unreachable suggestion stood alone: `status`, which every toolset lists and every role may call. */
 function fallback(suggestion: Suggestion, context: RenderContext): RenderedSuggestion {
   const status = findCommand(FALLBACK_COMMAND) as Command;
-  const purpose = `${suggestion.purpose} — not callable on this connection (its toolset or your role); status shows where you are`;
+  const asked = renderProse(suggestion.purpose, (named) => proseCallForm(named, context));
+  const purpose = `${asked} — not callable on this connection (its toolset or your role); status shows where you are`;
   return inForm(status, placed(status, {}, context), purpose, context) as RenderedSuggestion;
 }
 
-/** `value` with every suggestion in it rendered; unchanged parts keep their identity. */
-function walk(value: unknown, context: RenderContext): unknown {
+/**
+ * How the connection's prose names a command it would call: on the portal toolset the portal and its
+ * golden op (`tasks {op: "snapshot"}`), else `op: "call"` with `cmd`; on a flat toolset nothing changes
+ * for a listed tool, and an unlisted one goes through the listed portal's `call` (daily's `system`), or is
+ * named by its command name when the connection has no way to call it.
+ */
+function proseCallForm(command: Command, context: RenderContext): string | undefined {
+  const { form, tools } = context.connection;
+  const callOf = (portal: string) => `${portal} {op: "${CALL_OP}", cmd: "${command.name}"}`;
+  if (form === "portal") {
+    const place = placeOf(command);
+    return place.op === undefined ? callOf(place.portal.name) : `${place.portal.name} {op: "${place.op}"}`;
+  }
+  if (tools === "all" || tools.includes(command.tool)) return undefined;
+  const door = tools.find((tool) => findPortal(tool) !== undefined && findCommand(tool) === undefined);
+  return door === undefined ? command.name : callOf(door);
+}
+
+/** Prose (a string, or a list of strings) rendered for the connection; anything else as it is. */
+function renderProseValue(value: unknown, context: RenderContext): unknown {
+  const form = (command: Command) => proseCallForm(command, context);
+  if (typeof value === "string") return renderProse(value, form);
+  if (!Array.isArray(value) || !value.some((item) => typeof item === "string")) return value;
+  let changed = false;
+  const out = value.map((item) => {
+    if (typeof item !== "string") return item;
+    const rendered = renderProse(item, form);
+    if (rendered !== item) changed = true;
+    return rendered;
+  });
+  return changed ? out : value;
+}
+
+/**
+ * `value` with every suggestion in it rendered, and its prose (prose.ts) outside what writers stored;
+ * unchanged parts keep their identity.
+ */
+function walk(value: unknown, context: RenderContext, prose = true, at?: string): unknown {
   if (value instanceof Suggestion) return renderSuggestion(value, context) ?? fallback(value, context);
   if (Array.isArray(value)) {
     let changed = false;
@@ -123,18 +162,21 @@ function walk(value: unknown, context: RenderContext): unknown {
         if (rendered !== undefined) out.push(rendered);
         continue;
       }
-      const next = walk(item, context);
+      const next = walk(item, context, prose, at);
       if (next !== item) changed = true;
       out.push(next);
     }
     return changed ? out : value;
   }
   if (value !== null && typeof value === "object") {
+    const record = value as Record<string, unknown>;
     let out: Record<string, unknown> | undefined;
-    for (const [key, item] of Object.entries(value)) {
-      const next = walk(item, context);
+    for (const [key, item] of Object.entries(record)) {
+      const inner = prose && !holdsNoProse(key);
+      let next = walk(item, context, inner, key);
+      if (inner && isProseField(key, record, at)) next = renderProseValue(next, context);
       if (next !== item) {
-        out ??= { ...(value as Record<string, unknown>) };
+        out ??= { ...record };
         out[key] = next;
       }
     }
@@ -149,7 +191,6 @@ export function renderSuggestions<T>(value: T, context: RenderContext): T {
 }
 
 export function renderError(error: AppError, context: RenderContext): AppError {
-  if (error.actions === undefined) return error;
   const rendered = renderSuggestions(error, context);
   if (rendered.actions?.length !== 0) return rendered;
   const { actions: _none, ...rest } = rendered;

@@ -133,7 +133,49 @@ export function harvest(source: string, value: unknown, path = ""): Found[] {
   return [];
 }
 
-/** Reads every source of a state on one connection and returns the suggestions its answers carry. */
+/**
+ * A word shaped like a flat tool name with an underscore (`tasks_create`; plain words like `status` are
+ * left alone), not inside a dotted command name (`think.context_pack`) and not a value in double quotes
+ * (an op echoed back: `no op "notes_commit"`).
+ */
+const TOOL_WORD = /(?<![\w.\-/"])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w\-/"])/g;
+
+/**
+ * Keys whose values are not prose: `meta` is what a writer stored, `details` an error's machine-readable
+ * facts (the name it echoes among them), `command` the recorded name of the command that wrote an event.
+ */
+const NOT_PROSE = new Set(["meta", "details", "command"]);
+
+/** Where an answer's prose names a flat tool: the path of the text and the name. */
+export interface ProseMention {
+  source: string;
+  path: string;
+  tool: string;
+  text: string;
+}
+
+/**
+ * Every flat tool an answer's prose names, outside suggested calls (checked as calls) and the keys that
+ * hold no prose. A name counts when it is a command's flat tool, whatever the connection lists.
+ */
+export function proseMentions(source: string, value: unknown, path = ""): ProseMention[] {
+  if (typeof value === "string") {
+    const names = [...value.matchAll(TOOL_WORD)].map((match) => match[0]).filter((word) => findCommand(word)?.tool === word);
+    return [...new Set(names)].map((tool) => ({ source, path, tool, text: value }));
+  }
+  if (isCall(value)) {
+    const purpose = (value as { purpose?: unknown }).purpose;
+    return purpose === undefined ? [] : proseMentions(source, purpose, `${path}.purpose`);
+  }
+  if (Array.isArray(value)) return value.flatMap((item, index) => proseMentions(source, item, `${path}.${index}`));
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).flatMap(([key, item]) =>
+      NOT_PROSE.has(key) ? [] : proseMentions(source, item, path ? `${path}.${key}` : key),
+    );
+  }
+  return [];
+}
+
 /** A flat call as the portal toolset sends it: through the command's portal, `op: "call"`. */
 function viaPortal(call: SuggestedCall): SuggestedCall {
   const command = findCommand(call.tool) as Command;
@@ -146,12 +188,17 @@ export interface StateProbe {
   args: Record<string, unknown>;
 }
 
+/**
+ * Reads every source of a state on one connection and returns the suggestions its answers carry; the
+ * flat tools their prose names are added to `prose`.
+ */
 export async function crawl(
   c: Connection,
   workspace: string,
   ref: string | undefined,
   probes: boolean,
   stateProbes: readonly StateProbe[] = [],
+  prose: ProseMention[] = [],
 ): Promise<Found[]> {
   const options = await optionsOf(c, workspace);
   const found: Found[] = [];
@@ -166,6 +213,8 @@ export async function crawl(
     }
     const result = await callTool(call.tool, args, options);
     found.push(...harvest(source.label, result.structuredContent));
+    // Prose answers a call the connection lists (a flat probe on a toolset without it is the crawler's own).
+    if ((await toolsOf(c.toolset)).has(call.tool)) prose.push(...proseMentions(source.label, result.structuredContent));
   }
   return found;
 }

@@ -21,7 +21,7 @@ export const HELP_SECTIONS: { title: string; text: string }[] = [
   },
   {
     title: "Golden path",
-    text: "1) `status` to see your checkout and the next action. 2) `macro_branch_note` (think op idea.branch.create) to start an idea on its own branch with a first note. 3) `notes_commit` (vcs op notes.commit) as you go. 4) `show` (docs op show) or `export` to resume. 5) `diff` then `merge` (merge_to_base=true) to bring notes back. Flat names work on every toolset.",
+    text: "1) `status` to see your checkout and the next action. 2) Start an idea on its own branch with a first note. 3) Commit notes as you go. 4) `show` the notes, or export them, to resume. 5) `diff` then merge the branch back (merge_to_base=true). golden_path gives each step as a call made for your connection.",
   },
   {
     title: "Workspaces",
