@@ -50,11 +50,7 @@ describe("prose hints", () => {
 
     const job = await ok("jobs_create", { workspace, title: "Rank", prompt: "Use jobs_report when done" }, FULL);
     const claim = await ok("jobs_claim", { workspace, job: job.job.id }, FULL);
-    await ok(
-      "jobs_report",
-      { workspace, job: job.job.id, claim_revision: claim.claim_revision, message: "ran tasks_create twice" },
-      FULL,
-    );
+    await ok("jobs_report", { workspace, job: job.job.id, claim_revision: claim.claim_revision, message: "ran tasks_create twice" }, FULL);
     const opened = await ok("jobs", { workspace, op: "open", args: { job: job.job.id } }, PORTALS);
     expect(opened.job.prompt).toBe("Use jobs_report when done");
     expect(textOf(opened.events)).toContain('"message":"ran tasks_create twice"');
