@@ -2,7 +2,8 @@
  * One portal call (seed 002): validate the envelope, resolve `op` (a golden op, or `call` + `cmd`) to a
  * command, build its arguments from `args` plus the envelope's workspace, budget profile and view,
  * and run it like any tool call with the capsule attached. `cmd` takes the portal's own golden op
- * names (so `{op: "call", cmd: X}` is `{op: X}`) and any accepted command name, seed 000/001 names included. Unknown ops and commands are typed errors whose actions lead to `system schema.get`.
+ * names (so `{op: "call", cmd: X}` is `{op: X}`) and any accepted command name, seed 000/001 names
+ * included. Unknown ops and commands are typed errors whose actions lead to `system schema.get`.
  * A read-only portal (status, open) runs reads only: a write through its `call` is refused, pointing at
  * the portal that runs it, so the portal's `readOnlyHint` holds.
  */
