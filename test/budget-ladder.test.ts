@@ -5,48 +5,32 @@
 // its budget was raised and a cut warning when it was cut, each with a message and a recovery; a cut's
 // recovery names a budget, and calling again with it returns a less degraded answer; a larger budget never
 // names fewer ids; and every level has the whole answer's shape (fields left out, never re-shaped).
+// Asks from 1 to 2,000 characters are tried as well (densely on the five commands an agent resumes with):
+// every ask below the minimum gets the same answer, byte for byte, and at the minimum those five still
+// name ids (the ladder keeps ids before it drops them).
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "../src/catalog/catalog";
 import { exampleArgsOf } from "../src/catalog/command-facts";
 import { MIN_BUDGET_CHARS, MIN_BUDGET_LINES } from "../src/shared/limits";
-import { callTool, ok } from "./helpers/mcp";
+import { type Answer, FULL, idsOf, READS, seed } from "./helpers/ladder-seed";
+import { callTool } from "./helpers/mcp";
 
-const FULL = { path: "/mcp?toolset=full" };
 /** Budgets tried per command (the property's runs), and the seed that makes them the same every run. */
 const RUNS_PER_COMMAND = 12;
 const SEED = 20261126;
-
-type Answer = Record<string, any>;
+/** Asks from 1 to 2,000 characters per command, and more on the five commands an agent resumes with. */
+const LOW_ASKS_PER_COMMAND = 6;
+const LOW_ASKS_RESUMING = 30;
+const RESUMING = new Set(["think_context", "think_pack", "context_pack", "think_frontier", "think_watch"]);
+/** Asks every command gets: below the minimum (raised to it, the same answer), and the minimum itself. */
+const FIXED_ASKS = [1, 200, MIN_BUDGET_CHARS - 1, MIN_BUDGET_CHARS];
 interface Warning {
   code: string;
   message: string;
   recovery: string;
 }
 type BudgetKind = "max_chars" | "max_bytes" | "max_lines";
-
-/** A seeded state: `scale` multiplies its notes, step notes and cards (1: modest, 3: a working week). */
-async function seed(workspace: string, scale: number): Promise<void> {
-  const long = (label: string) => `${label}: ${"a measured observation with its context ".repeat(12)}`;
-  const start = await ok("tasks_macro_start", { workspace, title: "Speed up search" }, FULL);
-  for (let i = 1; i <= 10 * scale; i++) await ok("notes_commit", { workspace, content: long(`note ${i}`) }, FULL);
-  for (let i = 1; i <= 4 * scale; i++) await ok("tasks_note", { workspace, task: start.task_id, note: long(`step note ${i}`) }, FULL);
-  for (let i = 1; i <= 5 * scale; i++) {
-    await ok("think_add_hypothesis", { workspace, id: `H${i}`, title: `Hypothesis ${i}`, text: long("why") }, FULL);
-    await ok("think_add_evidence", { workspace, id: `E${i}`, title: `Evidence ${i}`, text: long("seen"), supports: [`H${i}`] }, FULL);
-  }
-  await ok("trace_step", { workspace, step: "explore", content: long("trace") }, FULL);
-  // What the example calls of docs/commands.md name: a branch, CARD-1, JOB-001, a code slice, R001 in two versions.
-  await ok("branch_create", { workspace, name: "experiment" }, FULL);
-  await ok("notes_commit", { workspace, branch: "experiment", content: long("on the branch") }, FULL);
-  await ok("think_card", { workspace, card: { id: "CARD-1", type: "decision", title: "Use BM25", text: long("because") } }, FULL);
-  await ok("jobs_create", { workspace, title: "Review the ranking", prompt: long("prompt") }, FULL);
-  const text = "export const a = 1;\nexport const b = 2;\n";
-  await ok("code_ref_attach", { workspace, path: "src/app.ts", start_line: 1, end_line: 2, text }, FULL);
-  await ok("create_record", { workspace, type: "decision", title: "Ranking", summary: "BM25", body: long("body") }, FULL);
-  await ok("update_record", { workspace, id: "R001", body: long("revised") }, FULL);
-}
 
 /** How degraded an answer is: 0 whole, 1 trimmed, 2 a command's small form, 3 minimal. */
 function level(answer: Answer): number {
@@ -66,21 +50,6 @@ function askedBudget(recovery: string): Record<string, unknown> | undefined {
   }
   if (/budget_profile "audit"/.test(recovery)) asked.budget_profile = "audit";
   return Object.keys(asked).length > 0 ? asked : undefined;
-}
-
-const ID_KEYS = new Set(["id", "seq", "card_id", "event_id", "step_id", "record_id", "session_id", "job", "conflict_id"]);
-
-/** The ids an answer names (outside its warnings, budget and capsule): what a larger budget must keep. */
-function idsOf(value: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) for (const item of value) idsOf(item, out);
-  else if (value !== null && typeof value === "object") {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key === "warnings" || key === "budget" || key === "capsule") continue;
-      if (ID_KEYS.has(key) && (typeof inner === "string" || typeof inner === "number")) out.add(`${key}:${inner}`);
-      else idsOf(inner, out);
-    }
-  }
-  return out;
 }
 
 /** Fields the ladder itself adds: they are not the command's shape. */
@@ -120,8 +89,6 @@ async function read(workspace: string, tool: string, args: Record<string, unknow
   return { answer: result.structuredContent as Answer, lines: (result.content[0]?.text ?? "").split("\n").length };
 }
 
-const READS = COMMANDS.filter((command) => command.kind === "read" && command.scope === "workspace" && "max_chars" in command.input.shape);
-
 /** The seeded states the property runs on, and their scale. */
 const STATES = [
   { workspace: "ladder/modest", scale: 1 },
@@ -156,11 +123,23 @@ describe("the budget ladder", () => {
           }),
           { numRuns: RUNS_PER_COMMAND, seed: SEED + scale },
         );
+        const lowAsks = fc.sample(fc.integer({ min: 1, max: 2_000 }), {
+          numRuns: RESUMING.has(command.tool) ? LOW_ASKS_RESUMING : LOW_ASKS_PER_COMMAND,
+          seed: SEED + scale,
+        });
+        for (const value of [...FIXED_ASKS, ...lowAsks]) budgets.push({ kind: "max_chars", value });
         const counts: { kind: BudgetKind; budget: number; ids: number }[] = [];
+        /** The answers to asks below the minimum: all raised to it, so all the same. */
+        const raised = new Map<string, number>();
         for (const { kind, value } of budgets) {
           const budget = kind === "max_lines" ? Math.max(1, Math.round(value / 100)) : value;
           const label = `${command.tool} ${kind}=${budget}`;
           const { answer, lines } = await read(workspace, command.tool, { ...example, [kind]: budget });
+          if (kind === "max_chars" && budget < MIN_BUDGET_CHARS) raised.set(JSON.stringify(answer), budget);
+          // At the minimum, the five commands an agent resumes with name ids: the seeded workspace has cards.
+          if (kind === "max_chars" && budget <= MIN_BUDGET_CHARS && RESUMING.has(command.tool)) {
+            expect(idsOf(answer).size, `${label}: ${JSON.stringify(answer).slice(0, 400)}`).toBeGreaterThan(0);
+          }
           const size = measured(answer);
           expect(answer.budget.used_chars, label).toBe(size.chars);
           expect(size.chars, label).toBeLessThanOrEqual(answer.budget.max_chars);
@@ -203,6 +182,7 @@ describe("the budget ladder", () => {
             expect(idsOf(again.answer).size, `${label} then ${JSON.stringify(asked)}`).toBeGreaterThan(idsOf(answer).size);
           } else expect(level(again.answer), `${label} then ${JSON.stringify(asked)}`).toBeLessThan(degraded);
         }
+        expect([...raised.values()], `${command.tool}: asks below the minimum answered differently`).toHaveLength(1);
         // Monotonic: a larger budget of the same kind never names fewer ids.
         for (const a of counts) {
           for (const b of counts) {

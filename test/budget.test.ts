@@ -100,7 +100,7 @@ describe("budgets on every read", () => {
     expect(shown.budget.used_chars).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
     expect(shown.warnings[0]).toEqual({
       code: "BUDGET_MIN_CLAMPED",
-      message: `max_chars 10 is below the minimum ${MIN_BUDGET_CHARS}; raised to it.`,
+      message: `max_chars below the minimum ${MIN_BUDGET_CHARS} was raised to it.`,
       recovery: `Pass max_chars >= ${MIN_BUDGET_CHARS}.`,
     });
     const lines = await ok("show", { workspace, doc: "notes", max_lines: 2 });

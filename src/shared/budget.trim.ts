@@ -71,7 +71,7 @@ export function fits(payload: Payload, limits: Limits): boolean {
   return within(measure(payload, limits), limits);
 }
 
-function stub(item: unknown, keep: string[]): unknown {
+export function stub(item: unknown, keep: string[]): unknown {
   if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
   const out: Record<string, unknown> = {};
   for (const key of keep) if (key in item) out[key] = (item as Record<string, unknown>)[key];
@@ -162,4 +162,38 @@ function shrinkLists(payload: Payload, spec: BudgetSpec, limits: Limits): Payloa
 function* trimOrder(length: number, fromEnd: boolean | undefined): Generator<number> {
   if (fromEnd) for (let i = length - 1; i >= 0; i--) yield i;
   else for (let i = 0; i < length; i++) yield i;
+}
+
+/**
+ * The trimmed payload at the smallest character budget in (`from`, `to`] at which it satisfies `wanted`
+ * (a binary search: a larger budget keeps at least the items a smaller one keeps), or undefined when
+ * not even `to` does. Bytes and lines are left unbounded: the caller measures what it names.
+ */
+export function smallestTrim(
+  payload: Payload,
+  spec: BudgetSpec,
+  original: Payload,
+  from: number,
+  to: number,
+  wanted: (trimmed: Payload) => boolean,
+): Payload | undefined {
+  const at = (chars: number) => {
+    const limits: Limits = { chars, bytes: undefined, lines: undefined };
+    const trimmed = trimToFit(payload, spec, limits, original);
+    return within(trimmed.size, limits) && wanted(trimmed.payload) ? trimmed.payload : undefined;
+  };
+  let best = at(to);
+  if (best === undefined) return undefined;
+  let low = from;
+  let high = to;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    const found = at(middle);
+    if (found === undefined) low = middle;
+    else {
+      high = middle;
+      best = found;
+    }
+  }
+  return best;
 }

@@ -5,7 +5,13 @@
  * 2. trimmed (`BUDGET_TRUNCATED`): the command's trimmable lists lose the bodies of their oldest items
  *    (ids and refs stay, `trimmed: true`), then their oldest items (budget.trim.ts);
  * 3. the command's own small forms, largest first (`BUDGET_TRUNCATED`);
- * 4. minimal (`BUDGET_MINIMAL`): the payload's scalar fields and a signal.
+ * 4. the ids form (budget.ids.ts): the scalars and the one item the trim keeps longest (`BUDGET_TRUNCATED`);
+ * 5. minimal (`BUDGET_MINIMAL`): the payload's scalar fields and a signal.
+ *
+ * The ladder keeps ids before it drops them: a trimmed answer that names no id, when the payload names
+ * some, gives way to a small form or the ids form that names one. A page the trim empties keeps no
+ * `next_cursor` and says which budget shows its next item (budget.pages.ts). Two budgets raised to the
+ * same minimum give the same answer: the clamp warning does not repeat the number asked.
  *
  * A payload is measured as compact JSON without its `budget` field (`used_chars`), and also in UTF-8
  * bytes and in lines of the text block when those budgets are given. Every answer given a budget has a
@@ -13,7 +19,9 @@
  * at which the level above fits, so calling again with it returns a less degraded answer. Pure.
  */
 
-import { type BudgetSpec, fits, type Limits, measure, type Payload, type Size, trimToFit, within } from "./budget.trim";
+import { idsForm, namesIds } from "./budget.ids";
+import { emptiedPages, pagesShowItems, pageWarning, withheldCursors } from "./budget.pages";
+import { type BudgetSpec, fits, type Limits, measure, type Payload, type Size, smallestTrim, trimToFit, within } from "./budget.trim";
 import { utf8Bytes } from "./json";
 import { BUDGET_PROFILES, type BudgetProfile, MAX_BUDGET_CHARS, MIN_BUDGET_CHARS, MIN_BUDGET_LINES } from "./limits";
 import type { Warning } from "./result";
@@ -36,10 +44,14 @@ export interface BudgetReport {
   max_lines?: number;
 }
 
-function clamped(name: string, requested: number, minimum: number): Warning {
+/**
+ * The clamp warning names the budget, not the number asked: every ask below the minimum gets the same
+ * answer, byte for byte (a longer echoed number would leave less room, and cut an item more).
+ */
+function clamped(name: string, minimum: number): Warning {
   return {
     code: "BUDGET_MIN_CLAMPED",
-    message: `${name} ${requested} is below the minimum ${minimum}; raised to it.`,
+    message: `${name} below the minimum ${minimum} was raised to it.`,
     recovery: `Pass ${name} >= ${minimum}.`,
   };
 }
@@ -60,17 +72,17 @@ export function resolveLimits(args: BudgetArgs, defaultProfile: BudgetProfile): 
     chars = profileCap;
   }
   if (chars < MIN_BUDGET_CHARS) {
-    warnings.push(clamped("max_chars", requested, MIN_BUDGET_CHARS));
+    warnings.push(clamped("max_chars", MIN_BUDGET_CHARS));
     chars = MIN_BUDGET_CHARS;
   }
   let bytes = args.max_bytes;
   if (bytes !== undefined && bytes < MIN_BUDGET_CHARS) {
-    warnings.push(clamped("max_bytes", bytes, MIN_BUDGET_CHARS));
+    warnings.push(clamped("max_bytes", MIN_BUDGET_CHARS));
     bytes = MIN_BUDGET_CHARS;
   }
   let lines = args.max_lines;
   if (lines !== undefined && lines < MIN_BUDGET_LINES) {
-    warnings.push(clamped("max_lines", lines, MIN_BUDGET_LINES));
+    warnings.push(clamped("max_lines", MIN_BUDGET_LINES));
     lines = MIN_BUDGET_LINES;
   }
   return { limits: { chars, bytes, lines }, warnings };
@@ -115,14 +127,17 @@ interface Asker {
  */
 const RECOVERY_SLACK_CHARS = 16;
 
-function askFor(asker: Asker, target: Size, outcome: string): string {
+/** The budget arguments at which `target` fits (`max_chars 5210`), or why none does (even audit is too small). */
+function askParts(asker: Asker, target: Size): { parts: string } | { narrow: string } {
   const { args, limits, reserve } = asker;
   const chars = target.chars + reserve.chars + RECOVERY_SLACK_CHARS;
   const parts: string[] = [];
   const profile = args.budget_profile;
   if (profile !== undefined && chars > BUDGET_PROFILES[profile]) {
     if (chars > BUDGET_PROFILES.audit) {
-      return `Narrow the read (limit, cursor): even the audit profile (${BUDGET_PROFILES.audit}) is below the ${chars} characters it needs.`;
+      return {
+        narrow: `Narrow the read (limit, cursor): even the audit profile (${BUDGET_PROFILES.audit}) is below the ${chars} characters it needs.`,
+      };
     }
     parts.push(`budget_profile "audit"`);
   }
@@ -130,7 +145,13 @@ function askFor(asker: Asker, target: Size, outcome: string): string {
   const bytes = target.bytes + reserve.bytes + RECOVERY_SLACK_CHARS;
   if (limits.bytes !== undefined && target.bytes + reserve.bytes > limits.bytes) parts.push(`max_bytes ${bytes}`);
   if (limits.lines !== undefined && target.lines > limits.lines) parts.push(`max_lines ${target.lines}`);
-  return `Pass ${parts.join(", ")}: ${outcome}`;
+  if (parts.length === 0) parts.push(`max_chars ${chars}`);
+  return { parts: parts.join(", ") };
+}
+
+function askFor(asker: Asker, target: Size, outcome: string): string {
+  const ask = askParts(asker, target);
+  return "narrow" in ask ? ask.narrow : `Pass ${ask.parts}: ${outcome}`;
 }
 
 function truncatedWarning(message: string, recovery: string): Warning {
@@ -139,9 +160,41 @@ function truncatedWarning(message: string, recovery: string): Warning {
 
 const TRIMMED_MESSAGE = "Cut to the budget: the oldest items lost their bodies (trimmed: true) or were dropped.";
 const SMALL_FORM_MESSAGE = "Cut to the budget: only the command's small form fits.";
+const IDS_MESSAGE = "Cut to the budget: only a small form fits, the scalars and the ids of the item kept longest.";
 const MINIMAL_MESSAGE = "Only the minimal answer fits the budget.";
+const TRIMMED_OUTCOME = "the trimmed answer, its lists cut oldest first.";
 /** What a larger budget gives a command whose sections grow with the budget (BudgetSpec.sized). */
 const SIZED_OUTCOME = "more of the answer, which may be cut again.";
+
+/** A page the trim empties is searched for again when the warning saying so empties another (each pass only adds). */
+const MAX_PAGE_PASSES = 3;
+
+/**
+ * The trimmed payload, its emptied pages (budget.pages.ts) without a `next_cursor`; those asked for with
+ * a cursor are named in a warning whose recovery is the budget at which each shows an item. `base`
+ * carries the ladder's warnings.
+ */
+function trimPages(base: Payload, spec: BudgetSpec, limits: Limits, original: Payload, asker: Asker): { payload: Payload; size: Size } {
+  let trimmed = trimToFit(base, spec, limits, original);
+  let pages = emptiedPages(trimmed.payload, original, true);
+  for (let pass = 0; pass < MAX_PAGE_PASSES && pages.length > 0; pass++) {
+    const wanted = pages;
+    const found = smallestTrim(base, spec, original, limits.chars, measure(base, limits).chars, (t) => pagesShowItems(t, wanted));
+    const ask = found === undefined ? undefined : askParts(asker, measure(found, limits));
+    const warning = pageWarning(pages, ask && "parts" in ask ? ask.parts : undefined);
+    trimmed = trimToFit(withWarnings(base, [warning]), spec, limits, original);
+    const now = emptiedPages(trimmed.payload, original, true);
+    if (now.length === pages.length) break;
+    pages = now;
+  }
+  const emptied = emptiedPages(trimmed.payload, original);
+  if (emptied.length === 0) return trimmed;
+  const payload = withheldCursors(trimmed.payload, emptied);
+  return { payload, size: measure(payload, limits) };
+}
+
+const hasPageWarning = (answer: Payload) =>
+  Array.isArray(answer.warnings) && (answer.warnings as Warning[]).some((warning) => warning.code === "BUDGET_ITEM_TOO_LARGE");
 
 /** The scalar fields of a payload: what the minimal answer keeps. */
 function scalarsOf(payload: Payload): Payload {
@@ -183,30 +236,50 @@ export function applyBudget(
   const wholeSize = measure(whole, limits);
   if (within(wholeSize, limits)) return finish(whole, wholeSize, false);
 
-  // 2. Trimmed: if even its skeleton (every list emptied) does not fit, its size is what the next rung names.
-  let trimmedSize: Size | undefined;
+  // An answer keeps ids before it drops them: one that names none, when the payload names some, gives way
+  // to a later form that does (a page that says which budget shows its next item stays: it says how on).
+  const payloadIds = namesIds(payload);
+  const keepsIds = (answer: Payload) => !payloadIds || namesIds(answer) || hasPageWarning(answer);
+
+  // 2. Trimmed: if even its skeleton (every list emptied) does not fit, or names no id, the next rungs
+  // name the budget at which a trimmed answer that keeps ids fits.
+  let trimmedFit: { payload: Payload; size: Size } | undefined;
+  let above = askFor(asker, wholeSize, "the whole answer.");
   if (spec) {
     const warning = truncatedWarning(TRIMMED_MESSAGE, askFor(asker, wholeSize, spec.sized ? SIZED_OUTCOME : "the whole answer."));
-    const trimmed = trimToFit(markTruncated(withWarnings(payload, [...warnings, warning]), true), spec, limits, payload);
-    if (within(trimmed.size, limits)) return finish(trimmed.payload, trimmed.size, true);
-    trimmedSize = trimmed.size;
+    const base = markTruncated(withWarnings(payload, [...warnings, warning]), true);
+    const trimmed = trimPages(base, spec, limits, payload, asker);
+    const fitting = within(trimmed.size, limits);
+    if (fitting && keepsIds(trimmed.payload)) return finish(trimmed.payload, trimmed.size, true);
+    if (fitting) trimmedFit = trimmed;
+    if (!fitting && keepsIds(trimmed.payload)) above = askFor(asker, trimmed.size, TRIMMED_OUTCOME);
+    else {
+      const found = smallestTrim(base, spec, payload, limits.chars, wholeSize.chars, keepsIds);
+      if (found !== undefined) above = askFor(asker, measure(found, limits), TRIMMED_OUTCOME);
+    }
   }
 
-  // 3. The command's own small forms, largest first.
-  const above = trimmedSize
-    ? askFor(asker, trimmedSize, "the trimmed answer, its lists cut oldest first.")
-    : askFor(asker, wholeSize, "the whole answer.");
+  // 3. The command's own small forms, largest first (one passes an id-less trimmed answer only with ids).
   const forms = (spec?.stubs?.(payload) ?? []).map((form) =>
     markTruncated(withWarnings(form, [...warnings, truncatedWarning(SMALL_FORM_MESSAGE, above)]), true),
   );
   let smallest: Size | undefined;
   for (const form of forms) {
     const size = measure(form, limits);
-    if (within(size, limits)) return finish(form, size, true);
-    smallest = size;
+    if (within(size, limits) && (trimmedFit === undefined || namesIds(form))) return finish(form, size, true);
+    if (!within(size, limits)) smallest = size;
   }
 
-  // 4. Minimal: the scalars and a signal, else the signal alone; both keep their warnings whole.
+  // 4. The ids form: the scalars and the item the trim keeps longest, when it names an id.
+  const ids = spec ? idsForm(payload, spec) : undefined;
+  if (ids && payloadIds) {
+    const form = markTruncated(withWarnings(ids, [...warnings, truncatedWarning(IDS_MESSAGE, above)]), true);
+    const size = measure(form, limits);
+    if (within(size, limits)) return finish(form, size, true);
+  }
+  if (trimmedFit) return finish(trimmedFit.payload, trimmedFit.size, true);
+
+  // 5. Minimal: the scalars and a signal, else the signal alone; both keep their warnings whole.
   const minimalRecovery = smallest ? askFor(asker, smallest, "the command's small form.") : above;
   const notes = [...warnings, { code: "BUDGET_MINIMAL", message: MINIMAL_MESSAGE, recovery: minimalRecovery }];
   const candidates = [
