@@ -78,6 +78,39 @@ describe("what waits, by priority", () => {
     expect(capsule.next.action).toMatchObject({ tool: "jobs", args: { op: "claim", args: { job: "JOB-001" } } });
     expect(moveOf(capsule.next.backup)).toBe("tasks plan.create");
   });
+
+  it("a job addressed to the caller (meta.for_agent, as hand_off queues it) comes before older queued jobs", async () => {
+    const workspace = "waits/addressed-job";
+    await stateNamed("queued-job").build(workspace);
+    const handOff = { workspace, title: "Handoff to crawl-newcomer", prompt: "Finish the parser", meta: { for_agent: NEWCOMER } };
+    expect((await ok("jobs_create", handOff, { ...FULL, ...(await as(OWNER)) })).job.id).toBe("JOB-002");
+    await ok(
+      "jobs_create",
+      { workspace, title: "For someone else", prompt: "Later", meta: { for_agent: OTHER } },
+      { ...FULL, ...(await as(OWNER)) },
+    );
+    // The addressee is offered its job although JOB-001 has waited longer.
+    const addressee = (await portalStatus(workspace, NEWCOMER)).capsule;
+    expect(addressee.next.action).toMatchObject({ tool: "jobs", args: { op: "claim", args: { job: "JOB-002" } } });
+    expect(addressee.why[0]).toBe("JOB-002 is queued for you: Handoff to crawl-newcomer");
+    expect(moveOf(addressee.next.backup)).toBe("tasks plan.create");
+    // Any other agent still gets the oldest.
+    const other = (await portalStatus(workspace, OWNER)).capsule;
+    expect(other.next.action).toMatchObject({ tool: "jobs", args: { op: "claim", args: { job: "JOB-001" } } });
+    expect(other.why[0]).toBe("JOB-001 is queued for any agent: Review the parser");
+    // A conflict, a stale session or a focus still come first: the job ranks after the focus.
+    await ok("tasks_macro_start", { workspace, title: "Own work" }, { ...FULL, ...(await as(NEWCOMER)) });
+    const focused = (await portalStatus(workspace, NEWCOMER)).capsule;
+    expect(focused.why[0]).toMatch(/^focus TASK-001/);
+  });
+
+  it("the oldest queued job names its addressee when it has one", async () => {
+    const workspace = "waits/addressed-elsewhere";
+    await ok("jobs_create", { workspace, title: "For bob", prompt: "Go", meta: { for_agent: "bob" } }, { ...FULL, ...(await as(OWNER)) });
+    const { capsule } = await portalStatus(workspace, NEWCOMER);
+    expect(capsule.next.action).toMatchObject({ tool: "jobs", args: { op: "claim", args: { job: "JOB-001" } } });
+    expect(capsule.why[0]).toBe('JOB-001 is queued for "bob": For bob');
+  });
 });
 
 describe("only what the caller may do", () => {

@@ -91,6 +91,7 @@ describe("workspace migrations", () => {
         { id: 17, name: "graph_terms" },
         { id: 18, name: "step_leases_by_holder" },
         { id: 19, name: "graph_terms_open_tags" },
+        { id: 20, name: "jobs_queue_by_addressee" },
       ]);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
       expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([

@@ -294,12 +294,17 @@ describe("what a prompt pastes works", () => {
     const options = { path: FULL };
     const started = await ok("tasks_macro_start", { workspace, title: "Parser" });
     await ok("tasks_step_lease_claim", { workspace, step: "focus" });
+    // A job queued earlier, for any agent: bob is still offered the one handed to him.
+    await ok("jobs_create", { workspace, title: "Older work", prompt: "Anyone" }, await as("carol"));
     const calls = callsOf(await promptText("hand_off", { workspace, to_agent: "bob", task: started.task_id }, options));
     const answers: Record<string, any> = {};
     for (const call of calls) answers[call.tool] = payload(await callTool(call.tool, filled(call.args, {}), options));
     expect(answers.notes_commit.entry.meta).toEqual({ handoff_to: "bob" });
     expect(answers.tasks_step_lease_release.lease).toBeNull();
     expect(answers.tasks_focus_clear.previous).toBe(started.task_id);
+    const bob = payload(await callTool("status", { workspace }, { path: PORTAL, ...(await as("bob")) }));
+    expect(bob.capsule.why).toContain(`${answers.jobs_create.job.id} is queued for you: Handoff to bob`);
+    expect(bob.capsule.next.backup.args).toMatchObject({ op: "claim", args: { job: answers.jobs_create.job.id } });
     const claimed = await ok("jobs_claim", { workspace, job: answers.jobs_create.job.id }, await as("bob"));
     expect(claimed.job).toMatchObject({ task: started.task_id, meta: { for_agent: "bob" } });
   });

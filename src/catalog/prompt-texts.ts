@@ -124,7 +124,7 @@ const handOff: PromptDefinition = {
             ...(args.task === undefined ? {} : { task: args.task }),
             meta: { for_agent: toAgent },
           },
-          "Queue the work (a job has no addressee: meta.for_agent says who it is for)",
+          "Queue the work (meta.for_agent addresses it: their status offers it first)",
         ),
       },
       { call: suggest("tasks.focus.clear", {}, "Your status stops pointing at the work") },

@@ -1,7 +1,7 @@
 /**
  * Takes a workspace database back to schema version 16 for tests of an upgrade: drops what migrations
- * 17 (the term index), 18 (leases by holder) and 19 (the index's open cards by tag, a new view) created
- * and forgets that they ran, so the next `migrate` applies them to the rows as an older workspace holds them.
+ * 17 (the term index), 18 (leases by holder), 19 (the index's open cards by tag, a new view) and 20
+ * (queued jobs by addressee) created and forgets that they ran, so the next `migrate` applies them to the rows as an older workspace holds them.
  */
 import type { Db } from "../../src/storage/db";
 
@@ -12,6 +12,7 @@ export function undoMigrationsAfter16(db: Db): void {
   db.run("DROP TABLE graph_terms");
   db.run("DROP INDEX branches_by_base_seq");
   db.run("DROP INDEX step_leases_by_holder");
+  db.run("DROP INDEX jobs_queue_by_addressee");
   db.run("DELETE FROM _migrations WHERE id > 16");
   db.run("DELETE FROM workspace_meta WHERE key = 'graph_terms_backfill'");
 }

@@ -228,6 +228,37 @@ export function oldestQueued(db: Db, whole: boolean): JobRow | undefined {
   return withPrompt(db, db.one<ReadJobRow>(`SELECT ${jobColumns(undefined)} ${sql}`), undefined);
 }
 
+/**
+ * Who a job is for: its `meta.for_agent` (the hand_off prompt sets it; docs/jobs.md "Addressed jobs").
+ * The same expression as the index of migration 0020, so a seek uses it; malformed meta counts as none.
+ */
+const ADDRESSEE_SQL = "(CASE WHEN json_valid(meta_json) THEN json_extract(meta_json, '$.for_agent') END)";
+
+/** A queued job for the capsule, with the agent its meta addresses it to (null: none, or not a name). */
+export interface QueuedFor {
+  job: JobRow;
+  addressee: string | null;
+}
+
+/**
+ * The queued job to offer `agent`: the oldest addressed to it, else the oldest of all (which may be
+ * addressed to another agent). List columns; each a seek on a queue index.
+ */
+export function queuedFor(db: Db, agent: string): QueuedFor | undefined {
+  const order = "ORDER BY queued_tick, length(id), id LIMIT 1";
+  const mine = db.one<SqlRow<JobRow>>(
+    `SELECT ${ITEM_COLUMNS} FROM jobs INDEXED BY jobs_queue_by_addressee WHERE status = 'QUEUED' AND ${ADDRESSEE_SQL} = ? ${order}`,
+    agent,
+  );
+  if (mine) return { job: mine, addressee: agent };
+  const oldest = db.one<SqlRow<JobRow & { addressee: unknown }>>(
+    `SELECT ${ITEM_COLUMNS}, ${ADDRESSEE_SQL} AS addressee FROM jobs INDEXED BY jobs_queue WHERE status = 'QUEUED' ${order}`,
+  );
+  if (!oldest) return undefined;
+  const { addressee, ...job } = oldest;
+  return { job: job as JobRow, addressee: typeof addressee === "string" ? addressee : null };
+}
+
 export interface JobFilter {
   status?: JobStatus | undefined;
   task?: string | undefined;

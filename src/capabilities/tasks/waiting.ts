@@ -1,9 +1,9 @@
 /**
  * What waits for the caller besides its focus, each as a `why` line and the call that takes it up:
  * an open graph conflict, its Record-Sync session, a step lease it holds, what the signal engine finds
- * in its checkout (stale or weak evidence, …), a queued job. The portal capsule (capsule.ts) ranks them
- * with the focus by the order docs/portals.md states ("What waits"); this module only finds them, each
- * with one bounded read. Read-only.
+ * in its checkout (stale or weak evidence, …), a queued job (one addressed to it first). The portal
+ * capsule (capsule.ts) ranks them with the focus by the order docs/portals.md states ("What waits");
+ * this module only finds them, each with bounded reads. Read-only.
  */
 import type { CommandContext } from "../../commands/context";
 import type { Branch } from "../../place/branches.store";
@@ -12,7 +12,7 @@ import { findStep } from "../../place/targets.store";
 import { type Suggestion, suggest } from "../../shared/suggestion";
 import { clip } from "../../shared/text";
 import { firstOpenConflict } from "../graph/conflicts.store";
-import { oldestQueued } from "../jobs/jobs.store";
+import { queuedFor } from "../jobs/jobs.store";
 import { projectTick, sessionStatus } from "../records/session-select";
 import { countActive, openSessionsOf } from "../records/sessions.store";
 import { checkoutEngine } from "../think/engine.slice";
@@ -89,12 +89,21 @@ export function engineFinding(ctx: CommandContext): Wait | undefined {
   return { why: short(signal ? `${signal.code}: ${signal.message}` : action.title), action: call };
 }
 
-/** The oldest job queued for any agent. */
+/** Addressees are agents' own text (a job's meta): cut like titles, quoted in the `why` line. */
+const MAX_ADDRESSEE_CHARS = 40;
+
+/**
+ * A queued job: the oldest addressed to the caller (`meta.for_agent`, as the hand_off prompt queues
+ * it), else the oldest of all, whoever it is for.
+ */
 export function queuedJob(ctx: CommandContext): Wait | undefined {
-  const queued = oldestQueued(ctx.db, false);
+  const queued = queuedFor(ctx.db, ctx.principal.agent_id);
   if (!queued) return undefined;
+  const { job, addressee } = queued;
+  const mine = addressee === ctx.principal.agent_id;
+  const whom = mine ? "you" : addressee === null ? "any agent" : JSON.stringify(clip(addressee, MAX_ADDRESSEE_CHARS));
   return {
-    why: `${queued.id} is queued for any agent: ${short(queued.title)}`,
-    action: suggest("jobs.claim", { job: queued.id }, `Claim ${queued.id}, queued for any agent`),
+    why: `${job.id} is queued for ${whom}: ${short(job.title)}`,
+    action: suggest("jobs.claim", { job: job.id }, `Claim ${job.id}, queued for ${whom}`),
   };
 }
