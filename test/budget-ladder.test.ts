@@ -202,4 +202,23 @@ describe("the budget ladder", () => {
       expect(cut.size).toBeGreaterThan(10);
     },
   );
+
+  it("keeps ids at the minimum where even one copyable call does not fit: the next move's refs, else its item's ids", async () => {
+    // Long hypothesis titles make the best move's call (its args repeat the title) larger than the minimum leaves.
+    const workspace = "ladder/long-titles-in-a-rather-long-workspace-name";
+    for (let i = 1; i <= 3; i++) {
+      const title = `Hypothesis ${i} ${"about the ranking of search results ".repeat(8)}`;
+      await callTool("think_add_hypothesis", { workspace, id: `H${i}`, title, text: "why" }, FULL);
+    }
+    for (const tool of ["think_frontier", "think_watch", "think_next", "context_pack"]) {
+      const answers = await Promise.all(
+        [1, 200, MIN_BUDGET_CHARS - 1].map(async (ask) => (await read(workspace, tool, { max_chars: ask })).answer),
+      );
+      const [first] = answers as [Answer];
+      for (const answer of answers) expect(answer, tool).toEqual(first);
+      expect(first.budget.used_chars, tool).toBeLessThanOrEqual(MIN_BUDGET_CHARS);
+      expect(level(first), `${tool}: ${JSON.stringify(first)}`).toBeLessThan(3);
+      expect([...idsOf(first)], tool).toContain("id:H3");
+    }
+  });
 });

@@ -193,6 +193,12 @@ const frontierSchema = z.object({
 });
 /** A move as the small forms keep it: the same shape, its first call only (fields are left out, never re-shaped). */
 const slimMove = (action: EngineAction | null | undefined) => (action ? { ...action, calls: action.calls.slice(0, 1) } : null);
+/**
+ * A move as the smallest form keeps it: what and on what (kind, priority, title, refs), as a trimmed
+ * action does; for budgets where even one call does not fit (long titles in its args), the ids stay.
+ */
+const bareMove = (action: EngineAction | null | undefined) =>
+  action ? { kind: action.kind, priority: action.priority, title: action.title, refs: action.refs, trimmed: true } : null;
 
 /** Each frontier list cut to its newest card's id and type. */
 function frontierTops(frontier: Frontier) {
@@ -217,7 +223,8 @@ export const thinkFrontier = defineCommand({
     lists: ["frontier.tests", "frontier.decisions", "frontier.hypotheses", "frontier.questions", "engine.signals"],
     keep: [...GRAPH_KEEP, "lane", "title", "code", "severity"],
     trimFromEnd: true,
-    // Small forms: each list's newest card and the engine's best move; then the best move alone.
+    // Small forms: each list's newest card and the engine's best move; then the best move alone; then
+    // what and on what it is, without its calls.
     stubs: (original) => {
       const engine = original.engine as EngineResult;
       const best = engine.actions.slice(0, 1).map(slimMove);
@@ -229,6 +236,7 @@ export const thinkFrontier = defineCommand({
           engine: { mode: engine.mode, signals: [], actions: best },
         },
         { engine: { actions: best } },
+        { engine: { actions: engine.actions.slice(0, 1).map(bareMove) } },
       ];
     },
   },
@@ -260,7 +268,10 @@ export const thinkNext = defineCommand({
     lists: ["signals"],
     keep: ["code", "severity"],
     trimFromEnd: true,
-    stubs: (original) => [{ next: slimMove(original.next as EngineAction | null) }],
+    stubs: (original) => [
+      { next: slimMove(original.next as EngineAction | null) },
+      { next: bareMove(original.next as EngineAction | null) },
+    ],
   },
   handler: (ctx, args) => {
     const scope = scopeOf(ctx, args);
@@ -307,6 +318,7 @@ export const thinkWatch = defineCommand({
     stubs: (original) => [
       { watch_capsule: original.watch_capsule },
       { watch_capsule: { next: slimMove((original.watch_capsule as { next: EngineAction }).next) } },
+      { watch_capsule: { next: bareMove((original.watch_capsule as { next: EngineAction }).next) } },
     ],
   },
   handler: (ctx, args) => {
