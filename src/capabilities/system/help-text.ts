@@ -41,7 +41,7 @@ export const HELP_SECTIONS: { title: string; text: string }[] = [
   },
   {
     title: "Budgets",
-    text: `Every read takes max_chars (alias context_budget), max_bytes, max_lines, limit and cursor, and reports budget {max_chars, used_chars, truncated}. Trimming keeps ids over bodies, then drops oldest items (BUDGET_TRUNCATED); BUDGET_MINIMAL means only a minimal answer fit; BUDGET_MIN_CLAMPED means your budget was raised to the minimum (${MIN_BUDGET_CHARS}). A cut's recovery names the budget that gives more.`,
+    text: `Every read takes max_chars (alias context_budget), max_bytes, max_lines, limit and cursor, and reports budget {max_chars, used_chars, truncated}. Trimming keeps ids over bodies, then drops oldest items (BUDGET_TRUNCATED); BUDGET_MINIMAL means only a minimal answer fit; BUDGET_MIN_CLAMPED means your budget was raised to the minimum (${MIN_BUDGET_CHARS}); BUDGET_ITEM_TOO_LARGE means a page's next item does not fit (no next_cursor until it does). A cut's recovery names the budget that gives more.`,
   },
   {
     title: "Writes",
