@@ -1,11 +1,16 @@
 // Non-code modules bundled as text: SQL migrations (wrangler's default Text rule for **/*.sql) and,
-// in tests, Markdown read with Vite's ?raw suffix.
+// in tests, Markdown and TOML read with Vite's ?raw suffix.
 declare module "*.sql" {
   const text: string;
   export default text;
 }
 
 declare module "*.md?raw" {
+  const text: string;
+  export default text;
+}
+
+declare module "*.toml?raw" {
   const text: string;
   export default text;
 }
