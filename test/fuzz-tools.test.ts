@@ -13,6 +13,7 @@ import { CALL_OP, domainOf, portals } from "../src/catalog/portals";
 import type { Command } from "../src/commands/registry";
 import { envelope, fuzzArgs, type GenOptions, type JsonSchema } from "./fuzz/arbitraries";
 import { fuzzCall } from "./fuzz/checks";
+import { expectationOf } from "./fuzz/expectations";
 import { BASE_SEED, PER_COMMAND, PORTAL_RUNS, runGroup, selected, show, stats, timeoutFor } from "./fuzz/harness";
 import { bearers, GUARD, KNOWN, setUpFuzzing } from "./fuzz/workspace";
 import { rpc } from "./helpers/mcp";
@@ -71,11 +72,6 @@ function argsForName(name: string | undefined): fc.Arbitrary<unknown> {
   );
 }
 
-function repeatOf(command: Command, args: unknown): "read" | "replay" | undefined {
-  if (command.kind === "read") return "read";
-  const key = args && typeof args === "object" ? (args as { idempotency_key?: unknown }).idempotency_key : undefined;
-  return typeof key === "string" ? "replay" : undefined;
-}
 // ---------------------------------------------------------------------------------------------------
 // The runs
 
@@ -99,14 +95,7 @@ describe("fuzzing", () => {
                 { name: command.tool, arguments: fuzzed.args },
                 { bearer: bearers[who.bearer], path: pathOf(who.locked, "full") },
               ),
-            {
-              tool: command.tool,
-              readOnly: command.kind === "read",
-              // A delta snapshot moves the caller's baseline: sent again it answers a later delta.
-              ...(command.tool === "tasks_snapshot" && (fuzzed.args as { delta?: unknown }).delta === true
-                ? { bookkeeping: ["snapshot_baselines"] }
-                : { repeat: repeatOf(command, fuzzed.args) }),
-            },
+            expectationOf(command, fuzzed.args),
           );
         });
       }
