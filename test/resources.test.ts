@@ -56,7 +56,18 @@ describe("resource templates", () => {
   it("name one template per ref kind, under the branchmind:// scheme", async () => {
     const answer = await call("resources/templates/list", {});
     const templates = answer.result?.resourceTemplates as { uriTemplate: string; name: string; mimeType: string }[];
-    expect(templates.map((template) => template.name)).toEqual(["card", "entry", "task", "plan", "step", "job", "anchor", "code"]);
+    expect(templates.map((template) => template.name)).toEqual([
+      "card",
+      "entry",
+      "task",
+      "plan",
+      "step",
+      "job",
+      "anchor",
+      "code",
+      "record",
+      "record_version",
+    ]);
     for (const template of templates) {
       expect(template.uriTemplate.startsWith("branchmind://{workspace}/")).toBe(true);
       expect(template.mimeType).toBe("application/json");

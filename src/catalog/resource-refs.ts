@@ -59,6 +59,12 @@ export const REF_TEMPLATES: readonly RefTemplate[] = [
     name: "code",
     description: "A stored slice of a repository file (lines start to end, 1-based).",
   },
+  { uriTemplate: `${WORKSPACE}R{record}`, name: "record", description: "A Record-Sync record as it is (R001: fill 001)." },
+  {
+    uriTemplate: `${WORKSPACE}R{record}%40v{version}`,
+    name: "record_version",
+    description: "A Record-Sync record as one of its versions was (R001@v2).",
+  },
 ];
 
 /** A read whose answer names refs worth attaching, and how to find them in it. */

@@ -8,12 +8,13 @@
  *   TASK-… / PLAN-… / STEP-… / JOB-…        a task, plan, step or job (JOB-…@<seq>: a job event)
  *   a:<slug>                                an anchor (slug: lowercase letters, digits, dashes, ≤ 64)
  *   code:<path>#L<a>-L<b>[@sha256:<hex64>]  a slice of a repo file (1-based inclusive, ≤ 240 lines)
+ *   R<n>[@v<version>]                       a Record-Sync record (R001), or one of its versions (R001@v2)
  */
 import { anchorId, anchorProblem, suggestSlug } from "./slugs";
 
 /** The grammar, as told to callers in descriptions and recovery hints. */
 export const REF_GRAMMAR =
-  "CARD-<id>, <doc>@<seq> (e.g. notes@12), TASK-<n>, PLAN-<n>, STEP-<hex>, JOB-<id>, a:<slug>, code:<path>#L<a>-L<b>[@sha256:<64 hex>]";
+  "CARD-<id>, <doc>@<seq> (e.g. notes@12), TASK-<n>, PLAN-<n>, STEP-<hex>, JOB-<id>, a:<slug>, code:<path>#L<a>-L<b>[@sha256:<64 hex>], R<n>[@v<version>] (a record, e.g. R001@v2)";
 
 /** Most lines one code slice may span (the original's bound). */
 export const MAX_CODE_REF_LINES = 240;
@@ -23,6 +24,11 @@ const MAX_DIGITS = 15;
 const ENTRY_REF = new RegExp(`^(.+)@([0-9]{1,${MAX_DIGITS}})$`);
 const LINE_RANGE = new RegExp(`#L([0-9]{1,${MAX_DIGITS}})-L([0-9]{1,${MAX_DIGITS}})$`);
 const SHA256 = /^[0-9a-fA-F]{64}$/;
+/**
+ * A record id (R001) and maybe a version (`@v2`, as get_record_history and get_record_diff name
+ * versions). Read before entry refs: `R001@v2` is no entry ref, and `R001@12` stays one (doc R001).
+ */
+const RECORD_REF = new RegExp(`^(R[0-9]{1,${MAX_DIGITS}})(?:@[vV]([0-9]{1,${MAX_DIGITS}}))?$`);
 const SHA_MARK = "@sha256:";
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to reject control characters.
 const CONTROL = /[\x00-\x1f\x7f]/;
@@ -34,6 +40,7 @@ export type Ref =
   | { kind: "job"; id: string }
   | { kind: "anchor"; slug: string; tag: string }
   | { kind: "code"; path: string; start: number; end: number; sha256?: string; normalized: string }
+  | { kind: "record"; id: string; version?: number }
   /** A ref of a known form that breaks its rules: `problem` says what is wrong. */
   | { kind: "malformed"; form: "anchor" | "code"; problem: string; suggestion?: string }
   | { kind: "unknown" };
@@ -43,6 +50,8 @@ export function parseRef(raw: string): Ref {
   if (id.startsWith("code:")) return parseCodeRef(id);
   if (id.startsWith("a:")) return parseAnchor(id.slice(2));
   if (id.startsWith("JOB-")) return { kind: "job", id };
+  const record = RECORD_REF.exec(id);
+  if (record) return { kind: "record", id: record[1] as string, ...(record[2] === undefined ? {} : { version: Number(record[2]) }) };
   const entry = ENTRY_REF.exec(id);
   if (entry) {
     const doc = entry[1] as string;

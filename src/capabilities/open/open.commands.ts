@@ -1,8 +1,8 @@
 /**
  * `open` (seed 002's open portal): open any artifact by one stable ref — a card, a document entry, a
  * plan or task (read-only capsule), a step with its lease, an anchor's cards, a job (or one of its
- * events), a stored code slice (CODE_REF_STALE when the caller's current text differs); anything else
- * is UNKNOWN_ID with the grammar. The answer's `kind` says which shape it has; its lists (card edges, anchor cards)
+ * events), a stored code slice (CODE_REF_STALE when the caller's current text differs), a Record-Sync
+ * record (or one of its versions); anything else is UNKNOWN_ID with the grammar. The answer's `kind` says which shape it has; its lists (card edges, anchor cards)
  * are bounded by `limit` and trimmed to the budget, and each kind degrades to a small form of its own.
  */
 import { z } from "zod";
@@ -19,6 +19,7 @@ import { cardSchema } from "../graph/card-shape";
 import { edgeSchema } from "../graph/graph.schema";
 import { openJobRef, parseJobRef } from "../jobs/job-refs";
 import { jobEventSchema, jobItemSchema, jobSchema } from "../jobs/jobs.schema";
+import { openRecordRef, recordOpenStubs } from "../records/record-refs";
 import { actionOnlyCapsule, compactCapsule, type RenderedCapsule } from "../tasks/capsule.compact";
 import { entitySchema, stepSchema } from "../tasks/tasks.schema";
 import { openCard, openEntry, openStep, openTarget } from "./open.views";
@@ -33,7 +34,7 @@ const ENTRY_CUTS = [16_000, 8_000, 4_000, 2_000, 1_000, 500, 200, 50, 0];
 /** Card ids an anchor keeps, fewer and fewer, when even its trimmed cards do not fit the budget. */
 const ANCHOR_ID_CUTS = [MAX_OPEN_LIMIT, 10, 5, 2, 0];
 
-const KINDS = ["card", "entry", "task", "plan", "step", "anchor", "job", "job_event", "code"] as const;
+const KINDS = ["card", "entry", "task", "plan", "step", "anchor", "job", "job_event", "code", "record", "record_version"] as const;
 /** A code slice's text as the caller has it now (to detect staleness): one slice's bound. */
 const MAX_CURRENT_TEXT_CHARS = 65_536;
 
@@ -58,7 +59,10 @@ const OPEN_OUTPUT = {
   head: z.object({ branch: z.string(), doc: z.string(), seq: z.number(), ts: z.string() }).optional(),
   // entry
   entry: entryViewSchema.optional(),
-  content_truncated: z.boolean().optional().describe("Entry: the content is cut (budget); read it whole with a larger max_chars."),
+  content_truncated: z
+    .boolean()
+    .optional()
+    .describe("Entry: the content is cut (budget); record: its body is. Read it whole with a larger max_chars."),
   // task / plan
   view: z.string().optional(),
   target: entitySchema.optional(),
@@ -74,7 +78,11 @@ const OPEN_OUTPUT = {
   slug: z.string().optional(),
   registered: z.boolean().optional().describe("Anchor: whether it is registered (anchors_list)."),
   requested: z.string().optional().describe("Anchor: the alias asked for, when it was resolved to its anchor."),
-  record: z.record(z.string(), z.unknown()).optional().describe("Anchor: its record, when registered."),
+  record: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("Anchor: its record, when registered. record / record_version: the Record-Sync record, as it is or as that version was."),
+  current_version: z.number().optional().describe("record_version: the record's version now."),
   aliases: z.array(z.string()).optional(),
   cards: z
     .array(anchorCardSchema)
@@ -146,6 +154,9 @@ function openStubs(original: Payload): Payload[] {
     }
     case "code":
       return codeOpenStubs(original);
+    case "record":
+    case "record_version":
+      return recordOpenStubs(original);
     default: {
       // An anchor keeps the ids of its first cards, fewer and fewer.
       const cards = (original.cards as { id: string; type: string }[]).map((card) => ({ id: card.id, type: card.type, trimmed: true }));
@@ -193,7 +204,7 @@ export const openRef = defineCommand({
   // Compared with the stored (redacted) slice of a code ref, like code_ref_check's text.
   redaction: { compare: ["current_text"] },
   title: "Open a ref",
-  description: `Open any artifact by its stable ref, read-only: CARD-<id>, <doc>@<seq> (e.g. notes@12), TASK-/PLAN-<n> (capsule; focus unchanged), STEP-<hex> (with lease), a:<slug> (cards canon-first), JOB-<n>[@<event>], code:<path>#L<a>-L<b>[@sha256:<hex>] (the stored slice, or the latest of those lines for a sha none has; CODE_REF_STALE with newer_ref when a newer slice of the same lines exists or current_text differs). Lanes: shared + yours unless include_drafts.`,
+  description: `Open any artifact by its stable ref, read-only: CARD-<id>, <doc>@<seq> (e.g. notes@12), TASK-/PLAN-<n> (capsule; focus unchanged), STEP-<hex> (with lease), a:<slug> (cards canon-first), JOB-<n>[@<event>], code:<path>#L<a>-L<b>[@sha256:<hex>] (the stored slice, or the latest of those lines for a sha none has; CODE_REF_STALE with newer_ref when a newer slice of the same lines exists or current_text differs), R<n>[@v<version>] (a Record-Sync record, or that version of it). Lanes: shared + yours unless include_drafts.`,
   kind: "read",
   input: {
     id: z.string().min(1).max(MAX_REF_CHARS).describe(`The ref to open: ${REF_GRAMMAR}.`),
@@ -244,6 +255,8 @@ export const openRef = defineCommand({
           ...openCodeRef(ctx, ref.normalized, { current_text: args.current_text, current_sha256: args.current_sha256 }),
           truncated: false,
         };
+      case "record":
+        return { ...openRecordRef(ctx, ref.id, ref.version), truncated: false };
       case "malformed":
         return fail(
           "INVALID_INPUT",
