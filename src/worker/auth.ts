@@ -12,7 +12,7 @@ import type { Principal } from "../commands/context";
 import { type AppError, appError } from "../shared/errors";
 import { MAX_AGENT_ID_CHARS } from "../shared/limits";
 import { verifyOAuthToken } from "./oauth/oauth-auth";
-import { oauthEnabled, RESOURCE_METADATA_PATH } from "./oauth/oauth-server";
+import { ORDINARY_SCOPE, oauthEnabled, RESOURCE_METADATA_PATH } from "./oauth/oauth-server";
 import { AGENT_ID_PATTERN, keyRingOf, type Problem, revokedIdsOf, revokedTokenIds } from "./team-tokens";
 import { isTeamToken, verifyToken } from "./token";
 
@@ -41,7 +41,8 @@ function refused(status: number, error: AppError, reason: string, headers: Recor
  * where its protected-resource metadata is (RFC 9728), so a client can start the OAuth flow.
  */
 function unauthorized(reason: string, resourceMetadataUrl?: string): Authentication {
-  const metadata = resourceMetadataUrl === undefined ? "" : `, resource_metadata="${resourceMetadataUrl}"`;
+  // With OAuth on, the challenge also names the scope of ordinary work, which a client then asks for.
+  const metadata = resourceMetadataUrl === undefined ? "" : `, resource_metadata="${resourceMetadataUrl}", scope="${ORDINARY_SCOPE}"`;
   const hint =
     resourceMetadataUrl === undefined
       ? "Send `Authorization: Bearer <token>`; mint one with `npm run token`."

@@ -3,7 +3,8 @@
 // Discovery from the 401, dynamic registration and PKCE are the SDK's; the consent page is driven in
 // headless Chromium as a person would (paste the team token, pick the role, Allow); the browser's
 // redirect to the client's callback carries the code, which the SDK exchanges; then the SDK calls tools
-// as the grant's agent, and a read grant is refused a write.
+// as the grant's agent, a read grant is refused a write, and a page approved as shown grants the scope the
+// 401 named (write), not the admin role an admin team token would allow.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -89,13 +90,16 @@ class MemoryProvider implements OAuthClientProvider {
   }
 }
 
-/** The person's part: open the page, paste the team token, pick the role, Allow; the code the app receives. */
-async function consentInBrowser(url: URL, teamToken: string, role: "read" | "write"): Promise<string> {
+/**
+ * The person's part: open the page, paste the team token, pick the role (or leave the one shown), Allow;
+ * the code the app receives.
+ */
+async function consentInBrowser(url: URL, teamToken: string, role: "read" | "write" | "as shown"): Promise<string> {
   const page = browser.page;
   const before = codes.length;
   await page.goto(url.toString(), { timeout: NAVIGATION_TIMEOUT_MS });
   await page.getByLabel(/Your team token/).fill(teamToken);
-  await page.getByLabel(/^Role/).selectOption(role);
+  if (role !== "as shown") await page.getByLabel(/^Role/).selectOption(role);
   await Promise.all([
     page.waitForURL(`${callback}**`, { timeout: NAVIGATION_TIMEOUT_MS }),
     page.getByRole("button", { name: "Allow" }).click(),
@@ -105,7 +109,11 @@ async function consentInBrowser(url: URL, teamToken: string, role: "read" | "wri
 }
 
 /** Connects as the SDK does: the first try needs authorization, the person consents, the second try works. */
-async function connectThroughOAuth(name: string, teamToken: string, role: "read" | "write"): Promise<Client> {
+async function connectThroughOAuth(
+  name: string,
+  teamToken: string,
+  role: "read" | "write" | "as shown",
+): Promise<{ client: Client; provider: MemoryProvider }> {
   const provider = new MemoryProvider(name);
   const url = new URL(`${server.base}/mcp?toolset=full`);
   const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
@@ -117,13 +125,13 @@ async function connectThroughOAuth(name: string, teamToken: string, role: "read"
   await first.finishAuth(code);
   const connected = new Client({ name, version: "1.0.0" });
   await connected.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
-  return connected;
+  return { client: connected, provider };
 }
 
 describe("OAuth with the MCP TypeScript SDK and a person in a browser", () => {
   it("discovers, registers, consents, exchanges and calls tools as the grant's agent", async () => {
     const teamToken = await tokenFor(server.secret, "alice", "write", 3_600, ["e2e/**"]);
-    const client = await connectThroughOAuth("E2E SDK Client", teamToken, "write");
+    const { client } = await connectThroughOAuth("E2E SDK Client", teamToken, "write");
     const written = await client.callTool({ name: "notes_commit", arguments: { workspace: "e2e/oauth", content: "through OAuth" } });
     expect(written.isError).toBeFalsy();
     expect((written.structuredContent as { entry: { agent_id: string } }).entry.agent_id).toBe("alice.e2e-sdk-client");
@@ -134,12 +142,25 @@ describe("OAuth with the MCP TypeScript SDK and a person in a browser", () => {
 
   it("a read grant reads and is refused a write, naming the scope", async () => {
     const teamToken = await tokenFor(server.secret, "bob", "write", 3_600, ["e2e/**"]);
-    const client = await connectThroughOAuth("E2E Reader", teamToken, "read");
+    const { client } = await connectThroughOAuth("E2E Reader", teamToken, "read");
     const read = await client.callTool({ name: "show", arguments: { workspace: "e2e/oauth", doc: "notes" } });
     expect(read.isError).toBeFalsy();
     const write = await client.callTool({ name: "notes_commit", arguments: { workspace: "e2e/oauth", content: "no" } });
     expect(write.isError).toBe(true);
     expect((write.structuredContent as { error: { message: string } }).error.message).toContain("OAuth scope write");
+    await client.close();
+  });
+
+  it("asks for the scope the 401 names, and the page approved as shown grants no more, whatever the team token allows", async () => {
+    const teamToken = await tokenFor(server.secret, "carol", "admin", 3_600, ["e2e/**"]);
+    const { client, provider } = await connectThroughOAuth("E2E As Shown", teamToken, "as shown");
+    expect(provider.authorizationUrl?.searchParams.get("scope")).toBe("write");
+    expect(provider.saved?.scope?.split(" ").sort()).toEqual(["read", "write"]);
+    const written = await client.callTool({ name: "notes_commit", arguments: { workspace: "e2e/oauth", content: "as shown" } });
+    expect(written.isError).toBeFalsy();
+    const exported = await client.callTool({ name: "workspace_export", arguments: { workspace: "e2e/oauth" } });
+    expect(exported.isError).toBe(true);
+    expect((exported.structuredContent as { error: { details: { scope_required: string } } }).error.details.scope_required).toBe("admin");
     await client.close();
   });
 });

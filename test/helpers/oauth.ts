@@ -1,12 +1,13 @@
 /**
  * The OAuth flow as a client and a person run it, through the Worker's real fetch (test/oauth*.test.ts):
- * registration, the consent page (its cookies and one-time handle carried by hand), the code exchange
- * with PKCE, and tool calls with the access token.
+ * registration, the consent page (its cookies and one-time handle carried by hand, or its form submitted
+ * as shown), the code exchange with PKCE, refresh, and tool calls with the access token.
  */
 import { createExecutionContext } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import app from "../../src/worker/index";
+import { formAsShown } from "./html-form";
 import { toolCallRequest } from "./mcp";
 
 export const ORIGIN = "http://localhost";
@@ -81,6 +82,22 @@ export async function startAuthorization(scope = "read write", client?: string):
 
 export async function consent(started: Started, fields: Record<string, string>): Promise<Response> {
   const body = new URLSearchParams({ handle: started.handle, decision: "approve", lifetime_days: "7", role: "write", ...fields });
+  return send(started.authorizePath, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: started.cookies, origin: ORIGIN },
+    body: body.toString(),
+    redirect: "manual",
+  });
+}
+
+/**
+ * The person's part as a form-filling client does it: the consent page's form submitted with the values
+ * it shows, only the team token typed in (and whatever `typed` changes, as a person would).
+ */
+export async function consentAsShown(started: Started, teamToken: string, typed: Record<string, string> = {}): Promise<Response> {
+  const form = await formAsShown(started.page);
+  expect(form.method).toBe("post");
+  const body = new URLSearchParams({ ...form.fields, team_token: teamToken, ...typed });
   return send(started.authorizePath, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: started.cookies, origin: ORIGIN },

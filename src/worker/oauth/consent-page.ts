@@ -35,6 +35,8 @@ export interface ConsentView {
   handle: string;
   /** The suffix proposed after the token's agent id: the client's name as an agent-id segment. */
   agentSuffix: string;
+  /** The role preselected: what the app asked for, at most write (oauth-server.ts, `proposedRole`). */
+  role: Role;
   /** Shown above the form after a refused attempt. */
   problem?: string;
 }
@@ -44,6 +46,8 @@ function option(value: string, label: string, selected: boolean): string {
 }
 
 const ROLES: readonly Role[] = ["read", "write", "admin"];
+/** The requested scopes as the page shows them: the client chose the text, so it is cut short. */
+const MAX_SHOWN_SCOPE_CHARS = 200;
 
 export function consentPage(view: ConsentView): string {
   const { details } = view;
@@ -55,7 +59,11 @@ export function consentPage(view: ConsentView): string {
     ? "<p><strong>Access goes to an app on your own computer.</strong> Continue only if you just started connecting from it.</p>"
     : "";
   const problem = view.problem === undefined ? "" : `<p role="alert"><strong>Not authorized:</strong> ${escapeHtml(view.problem)}</p>`;
-  const roles = ROLES.map((role) => option(role, role, role === "write")).join("");
+  const requested =
+    details.scope.length === 0
+      ? "the app named no scope"
+      : `the app asked for ${escapeHtml(details.scope.join(" ").slice(0, MAX_SHOWN_SCOPE_CHARS))}`;
+  const roles = ROLES.map((role) => option(role, role, role === view.role)).join("");
   const lifetimes = GRANT_LIFETIME_DAYS.map((days) =>
     option(String(days), `${days} day${days === 1 ? "" : "s"}`, days === DEFAULT_LIFETIME_DAYS),
   ).join("");
@@ -76,7 +84,7 @@ ${loopback}${problem}
 <input id="agent_id" name="agent_id" type="text" maxlength="128" pattern="[A-Za-z0-9][A-Za-z0-9._:@\\-]*" size="40"></p>
 <p><label for="workspaces">Workspaces (patterns separated by commas; empty: all your token grants)</label><br>
 <input id="workspaces" name="workspaces" type="text" size="60"></p>
-<p><label for="role">Role (at most your token's)</label>
+<p><label for="role">Role (${requested}; at most your token's; to widen it later, connect again)</label>
 <select id="role" name="role">${roles}</select></p>
 <p><label for="lifetime_days">For</label>
 <select id="lifetime_days" name="lifetime_days">${lifetimes}</select> (never longer than your token)</p>

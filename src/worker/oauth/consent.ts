@@ -14,7 +14,7 @@ import { matchesWorkspace } from "../../shared/workspace-patterns";
 import { AGENT_ID_PATTERN, revokedTokenIds, verifyTeamToken } from "../team-tokens";
 import type { TokenClaims } from "../token";
 import { consentErrorPage, consentPage, DEFAULT_LIFETIME_DAYS, GRANT_LIFETIME_DAYS, htmlAnswer } from "./consent-page";
-import { authorizationServerFor, type GrantProps, scopesUpTo } from "./oauth-server";
+import { authorizationServerFor, type GrantProps, proposedRole, scopesUpTo } from "./oauth-server";
 
 const SECONDS_PER_DAY = 86_400;
 /** The client's name as an agent-id segment: short enough to leave room for the token's agent id. */
@@ -87,7 +87,13 @@ async function showPage(oauth: OAuthHelpers, request: Request, problem?: string)
   const authRequest = await oauth.parseAuthRequest(asQuery(request));
   const details = await oauth.describeConsent(authRequest);
   const consent = await oauth.beginConsent(authRequest);
-  const view = { details, handle: consent.handle, agentSuffix: agentSuffixOf(details.clientName), ...(problem ? { problem } : {}) };
+  const view = {
+    details,
+    handle: consent.handle,
+    agentSuffix: agentSuffixOf(details.clientName),
+    role: proposedRole(details.scope),
+    ...(problem ? { problem } : {}),
+  };
   return htmlAnswer(consentPage(view), problem === undefined ? 200 : 400, consent.headers);
 }
 

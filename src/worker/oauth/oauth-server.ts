@@ -11,6 +11,12 @@ import { type Principal, ROLE_RANK, type Role } from "../../commands/context";
 
 /** The scopes, one per role: a grant's highest scope is the role its calls get (never more than its token's). */
 export const OAUTH_SCOPES = ["read", "write", "admin"] as const satisfies readonly Role[];
+/**
+ * The scope an agent needs for ordinary work (notes, cards, tasks), named by every 401 so that a client
+ * following the MCP authorization spec asks for it rather than for everything in `scopes_supported`;
+ * also the most the consent page proposes (`admin` is only ever chosen by the person).
+ */
+export const ORDINARY_SCOPE = "write" satisfies Role;
 export const AUTHORIZE_PATH = "/authorize";
 export const TOKEN_PATH = "/oauth/token";
 export const REGISTER_PATH = "/oauth/register";
@@ -59,6 +65,16 @@ export function roleOfScopes(scopes: readonly string[], cap: Role): Role | undef
   const highest = granted.at(-1);
   if (highest === undefined) return undefined;
   return ROLE_RANK[highest] <= ROLE_RANK[cap] ? highest : cap;
+}
+
+/**
+ * The role the consent page proposes for an app's requested scopes: the highest role requested, at most
+ * the ordinary one (a grant is never wider than asked, and admin is never proposed). A request naming no
+ * role of this server (no scope, or only others') gets the ordinary one, the scope the 401 names.
+ */
+export function proposedRole(requested: readonly string[]): Role {
+  const highest = OAUTH_SCOPES.filter((scope) => requested.includes(scope)).at(-1) ?? ORDINARY_SCOPE;
+  return ROLE_RANK[highest] <= ROLE_RANK[ORDINARY_SCOPE] ? highest : ORDINARY_SCOPE;
 }
 
 /** Every scope up to `role`: a write grant reads too. */
