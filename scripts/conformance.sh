@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# MCP conformance: starts `wrangler dev` (dev auth, throwaway storage) on a free 127.0.0.1 port, runs
-# the required scenarios of @modelcontextprotocol/conformance at every spec version that applies to
-# them, against the baseline conformance/expected-failures.yml, and always stops wrangler.
+# MCP conformance: starts `wrangler dev` (dev auth, throwaway storage) on a free 127.0.0.1 port, under
+# the process guard so that it never outlives this script, runs the required scenarios of
+# @modelcontextprotocol/conformance at every spec version that applies to them, against the baseline
+# conformance/expected-failures.yml, and always stops wrangler.
 #
 # Counts are check results as the suite records them (a check id the suite emits several times counts
 # each time). "failed" means unexpected: a failing check not in the baseline, a baselined check that
@@ -41,7 +42,7 @@ WRANGLER_LOG="$WORK/wrangler.log"
 
 cleanup() {
   if [[ -n "$WRANGLER_PID" ]]; then
-    # wrangler runs in its own process group (set -m below): stop it and its workerd children.
+    # The guard leads wrangler's process group (set -m below): stop it, wrangler and workerd.
     kill -TERM -- "-$WRANGLER_PID" 2>/dev/null || kill -TERM "$WRANGLER_PID" 2>/dev/null
     for _ in $(seq 50); do
       kill -0 -- "-$WRANGLER_PID" 2>/dev/null || break
@@ -72,13 +73,22 @@ BASE="http://127.0.0.1:$PORT"
 mkdir -p "$WORK/state" "$WORK/results"
 
 echo "conformance: starting wrangler dev on $BASE (log: $WRANGLER_LOG)"
-set -m # own process group, so cleanup can stop wrangler and workerd together
-node_modules/.bin/wrangler dev --ip 127.0.0.1 --port "$PORT" \
+# wrangler runs under the process guard (scripts/lib/process-guard.ts), like every server a script or a
+# test starts: the guard reads a pipe whose only writer is this script (fd 3), so however the script
+# ends, `kill -9` included, the pipe closes and the guard stops wrangler and workerd with it.
+GUARD_PIPE="$WORK/guard.pipe"
+mkfifo "$GUARD_PIPE"
+set -m # the guard leads its own process group, so cleanup can stop it, wrangler and workerd together
+"$NODE" scripts/lib/process-guard.ts node_modules/.bin/wrangler dev --ip 127.0.0.1 --port "$PORT" \
   --inspector-ip 127.0.0.1 --inspector-port "$INSPECTOR_PORT" \
   --var AUTH_MODE:dev --persist-to "$WORK/state" --show-interactive-dev-session=false \
-  </dev/null >"$WRANGLER_LOG" 2>&1 &
+  <"$GUARD_PIPE" >"$WRANGLER_LOG" 2>&1 &
 WRANGLER_PID=$!
 set +m
+# Out of the job table: the guard ends by killing its own group, which bash would report as "Killed".
+disown "$WRANGLER_PID"
+exec 3>"$GUARD_PIPE"
+echo "conformance: server group $WRANGLER_PID"
 
 started=$SECONDS
 until healthy "$BASE/health"; do

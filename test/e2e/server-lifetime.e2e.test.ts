@@ -1,8 +1,9 @@
-// End-to-end: a server started by the tests never outlives the run that started it. Two runs are
-// stopped the hard ways, after their server answered: a vitest run whose beforeAll fails (and never
-// calls stop), and a Node process killed with SIGKILL. After each, no process of the server's group
-// (the guard, wrangler, workerd) is left and nothing answers on its port.
-import { execFile } from "node:child_process";
+// End-to-end: a server started by the tests or the scripts never outlives the run that started it.
+// Three runs are stopped the hard ways, after their server answered: a vitest run whose beforeAll fails
+// (and never calls stop), a Node process killed with SIGKILL, and the conformance script killed with
+// SIGKILL. After each, no process of the server's group (the guard, wrangler, workerd) is left and
+// nothing answers on its port.
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -103,5 +104,33 @@ describe("a server started by the tests ends with the run", () => {
     expect(result.signal, result.output).toBe("SIGKILL");
     const started = JSON.parse(result.stdout.split("\n")[0] ?? "") as Started;
     expect(await leftovers(started)).toEqual({ processes: [], answering: false });
+  });
+
+  it("after the conformance script was killed with SIGKILL once its server was ready", {
+    timeout: RUN_TIMEOUT_MS + GONE_TIMEOUT_MS,
+  }, async () => {
+    const script = spawn("bash", [join(ROOT, "scripts", "conformance.sh")], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    const ready = await new Promise<Started | undefined>((done) => {
+      const timer = setTimeout(() => done(undefined), RUN_TIMEOUT_MS);
+      script.stdout.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+        const base = /starting wrangler dev on (\S+)/.exec(output)?.[1];
+        const group = /server group (\d+)/.exec(output)?.[1];
+        if (base !== undefined && group !== undefined && output.includes("server ready")) {
+          clearTimeout(timer);
+          done({ groupId: Number(group), base });
+        }
+      });
+      script.once("exit", () => {
+        clearTimeout(timer);
+        done(undefined);
+      });
+    });
+    expect(ready, output).toBeDefined();
+    const exited = new Promise((done) => script.once("exit", done));
+    script.kill("SIGKILL");
+    await exited;
+    expect(await leftovers(ready as Started)).toEqual({ processes: [], answering: false });
   });
 });
