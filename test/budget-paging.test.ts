@@ -8,63 +8,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { exampleArgsOf } from "../src/catalog/command-facts";
 import { MIN_BUDGET_CHARS } from "../src/shared/limits";
-import { type Answer, FULL, READS, seed } from "./helpers/ladder-seed";
+import { type Answer, FULL, seed } from "./helpers/ladder-seed";
 import { callTool, ok } from "./helpers/mcp";
+import { at, identity, PAGED, type Pager, pagersOf } from "./helpers/pagers";
 
 /** Budgets tried per paged read, and the seed that makes them the same every run. */
 const RUNS_PER_COMMAND = 5;
 const SEED = 20261203;
 /** No paging of the seeded workspace needs more pages than this (its longest list has about 40 items). */
 const MAX_PAGES = 120;
-
-/** Where a page's cursor sits in an answer and the input that takes it: `pagination` → cursor, `cards_pagination` → cards_cursor. */
-interface Pager {
-  input: string;
-  /** The path of the pagination object, and of the list it pages. */
-  pagination: string[];
-  list: string[];
-}
-
-function at(answer: unknown, path: string[]): unknown {
-  let value = answer;
-  for (const key of path) value = value !== null && typeof value === "object" ? (value as Answer)[key] : undefined;
-  return value;
-}
-
-/** The first list of an object (its warnings aside): the list a `pagination` or a top-level `next_cursor` pages. */
-function listOf(answer: Answer): string | undefined {
-  const lists = Object.keys(answer).filter((name) => name !== "warnings" && Array.isArray(answer[name]));
-  return lists[0];
-}
-
-/** The pagers of an answer whose inputs the command takes. */
-function pagersOf(answer: Answer, inputs: string[], path: string[] = [], out: Pager[] = []): Pager[] {
-  // A page whose cursor sits at its top (log, get_record_history): `next_cursor` beside `has_more`.
-  const own = path.length === 0 && "has_more" in answer ? listOf(answer) : undefined;
-  if (own !== undefined && inputs.includes("cursor")) out.push({ input: "cursor", pagination: [], list: [own] });
-  for (const [key, value] of Object.entries(answer)) {
-    if (value === null || typeof value !== "object" || Array.isArray(value) || key === "capsule") continue;
-    const named = /^(.+)_pagination$/.exec(key)?.[1];
-    if (key === "pagination" || named !== undefined) {
-      const input = named === undefined ? "cursor" : `${named}_cursor`;
-      const list = named ?? listOf(answer);
-      if (inputs.includes(input) && list !== undefined) out.push({ input, pagination: [...path, key], list: [...path, list] });
-    } else pagersOf(value as Answer, inputs, [...path, key], out);
-  }
-  return out;
-}
-
-/** An item's identity on its page: its id or seq (a trimmed item keeps them), else its whole text. */
-function identity(item: unknown): string {
-  if (item === null || typeof item !== "object") return JSON.stringify(item);
-  const record = item as Answer;
-  for (const key of ["id", "seq", "card_id", "event_id", "job", "key", "name", "cmd", "version"]) {
-    if (typeof record[key] === "string" || typeof record[key] === "number") return `${key}:${record[key]}`;
-  }
-  return JSON.stringify(record);
-}
-
-const PAGED = READS.filter((command) => Object.keys(command.input.shape).some((name) => name === "cursor" || name.endsWith("_cursor")));
 
 interface Warning {
   code: string;

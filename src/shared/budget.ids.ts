@@ -24,6 +24,15 @@ export function namesIds(value: unknown): boolean {
   return false;
 }
 
+/**
+ * A scalar field the ids form and the minimal answer keep. A top-level page's `next_cursor` (log,
+ * get_record_history) is not one: it continues after the last item of the whole page, so following it
+ * from a form that shows one item or none would pass over the others; `has_more` stays.
+ */
+export function isScalar(key: string, value: unknown): boolean {
+  return key !== "next_cursor" && (value === null || typeof value !== "object");
+}
+
 function listAt(payload: Payload, path: string): unknown[] | undefined {
   const [head, child] = path.split(".") as [string, string | undefined];
   const value = child === undefined ? payload[head] : (payload[head] as Payload | undefined)?.[child];
@@ -46,7 +55,7 @@ export function idsForm(payload: Payload, spec: BudgetSpec): Payload | undefined
     const kept = JSON.stringify(stubbed).length < JSON.stringify(item).length ? stubbed : item;
     if (!namesIds(kept)) return undefined;
     const scalars: Payload = {};
-    for (const [key, value] of Object.entries(payload)) if (value === null || typeof value !== "object") scalars[key] = value;
+    for (const [key, value] of Object.entries(payload)) if (isScalar(key, value)) scalars[key] = value;
     const [head, child] = path.split(".") as [string, string | undefined];
     return { ...scalars, [head]: child === undefined ? [kept] : { [child]: [kept] } };
   }

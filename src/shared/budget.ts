@@ -19,7 +19,7 @@
  * at which the level above fits, so calling again with it returns a less degraded answer. Pure.
  */
 
-import { idsForm, namesIds } from "./budget.ids";
+import { idsForm, isScalar, namesIds } from "./budget.ids";
 import { emptiedPages, pagesShowItems, pageWarning, withheldCursors } from "./budget.pages";
 import { type BudgetSpec, fits, type Limits, measure, type Payload, type Size, smallestTrim, trimToFit, within } from "./budget.trim";
 import { utf8Bytes } from "./json";
@@ -196,10 +196,10 @@ function trimPages(base: Payload, spec: BudgetSpec, limits: Limits, original: Pa
 const hasPageWarning = (answer: Payload) =>
   Array.isArray(answer.warnings) && (answer.warnings as Warning[]).some((warning) => warning.code === "BUDGET_ITEM_TOO_LARGE");
 
-/** The scalar fields of a payload: what the minimal answer keeps. */
+/** The scalar fields of a payload: what the minimal answer keeps (a top-level page's cursor aside: budget.ids.ts). */
 function scalarsOf(payload: Payload): Payload {
   const scalars: Payload = {};
-  for (const [key, value] of Object.entries(payload)) if (value === null || typeof value !== "object") scalars[key] = value;
+  for (const [key, value] of Object.entries(payload)) if (isScalar(key, value)) scalars[key] = value;
   return scalars;
 }
 

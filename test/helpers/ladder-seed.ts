@@ -36,6 +36,43 @@ export async function seed(workspace: string, scale: number): Promise<void> {
   await ok("update_record", { workspace, id: "R001", body: long("revised") }, FULL);
 }
 
+/** Items seedPages adds to each list: more than one page of each holds at budgets from 800 to 2,000 characters. */
+const PAGED_ITEMS = 16;
+
+/**
+ * More items for the lists the paging properties follow (test/budget-paging*.test.ts) than one page holds
+ * at a small budget: commits (and the reflog they write), tags, branches, merge conflicts into main,
+ * record versions (and their activity), knowledge cards and anchors. Runs after `seed`.
+ */
+export async function seedPages(workspace: string): Promise<void> {
+  const w = { workspace };
+  const words = (label: string) => `${label}: ${"a line of detail ".repeat(6)}`;
+  const node = (i: number, title: string) => ({ op: "node_upsert", id: `K${i}`, type: "hypothesis", title });
+  const keys = Array.from({ length: PAGED_ITEMS }, (_, index) => index + 1);
+  await ok("graph_apply", { ...w, branch: "main", ops: keys.map((i) => node(i, words(`base ${i}`))) }, FULL);
+  await ok("branch_create", { ...w, name: "clash", from: "main" }, FULL);
+  await ok("graph_apply", { ...w, branch: "clash", ops: keys.map((i) => node(i, words(`theirs ${i}`))) }, FULL);
+  await ok("graph_apply", { ...w, branch: "main", ops: keys.map((i) => node(i, words(`ours ${i}`))) }, FULL);
+  await ok("graph_merge", { ...w, from: "clash", into: "main" }, FULL);
+  for (const i of keys) {
+    const made = await ok("commit", { ...w, artifact: words(`commit ${i}`), message: words(`release ${i}`) }, FULL);
+    await ok(
+      "tag_create",
+      { ...w, name: `release-candidate-${String(i).padStart(2, "0")}`, seq: made.commit.seq, message: words(`tag ${i}`) },
+      FULL,
+    );
+    await ok("branch_create", { ...w, name: `lane/${String(i).padStart(2, "0")}` }, FULL);
+    await ok("update_record", { ...w, id: "R001", body: words(`revision ${i}`) }, FULL);
+    await ok(
+      "knowledge_upsert",
+      { ...w, anchor: "a:storage", key: `fact-${i}`, card: `Claim: ${words(`fact ${i}`)}\nScope: storage` },
+      FULL,
+    );
+  }
+  const anchors = keys.map((i) => ({ id: `a:part-${i}`, title: words(`part ${i}`), kind: "component", refs: [`path:src/part${i}`] }));
+  await ok("anchors_bootstrap", { ...w, anchors }, FULL);
+}
+
 const ID_KEYS = new Set(["id", "seq", "card_id", "event_id", "step_id", "record_id", "session_id", "job", "conflict_id"]);
 
 /** The ids an answer names (outside its warnings, budget and capsule): what a larger budget must keep. */

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { findEntity } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
+import { keyedPageBudget, keyedPaginationSchema } from "../../shared/keyed-page";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
 import { anchorId } from "../../shared/slugs";
 import { linkedSlugs } from "./anchor-links.store";
@@ -29,8 +30,6 @@ const DEFAULT_LINT_ISSUES = 100;
 /** A reasoning branch of a plan or task: its cards count as that task's work on the anchor. */
 const TASK_BRANCH = /^(?:task|plan)\/((?:TASK|PLAN)-[0-9]{3,})$/;
 
-const pageSchema = z.object({ has_more: z.boolean(), next_cursor: z.string().optional() });
-
 export const anchorList = defineCommand({
   name: "think.anchor.list",
   tool: "anchors_list",
@@ -43,8 +42,8 @@ export const anchorList = defineCommand({
     limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
     cursor: z.string().min(1).max(80).optional().describe("next_cursor of the previous page (the last id shown)."),
   },
-  output: { anchors: z.array(anchorSchema), pagination: pageSchema, truncated: z.boolean() },
-  budget: { lists: ["anchors"], keep: ["id", "title", "kind"], trimFromEnd: true },
+  output: { anchors: z.array(anchorSchema), pagination: keyedPaginationSchema, truncated: z.boolean() },
+  budget: keyedPageBudget("anchors", "id", ["id", "title", "kind"]),
   handler: (ctx, args) => {
     const after = args.cursor === undefined ? undefined : requireAnchorSlug(args.cursor, "cursor");
     const page = listAnchors(ctx.db, { after, kind: args.kind, limit: args.limit });
@@ -56,7 +55,13 @@ export const anchorList = defineCommand({
     const last = anchors[anchors.length - 1];
     return {
       anchors,
-      pagination: { has_more: page.has_more, ...(page.has_more && last ? { next_cursor: last.id } : {}) },
+      pagination: {
+        cursor: args.cursor ?? null,
+        ...(page.has_more && last ? { next_cursor: last.id } : {}),
+        has_more: page.has_more,
+        limit: args.limit,
+        count: anchors.length,
+      },
       truncated: false,
     };
   },

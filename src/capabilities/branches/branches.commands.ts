@@ -21,6 +21,7 @@ import {
 import { protectReasoningBranch } from "../../place/targets";
 import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
+import { topPageBudget } from "../../shared/top-page";
 import { branchArg } from "../docs/docs.schema";
 import { branchSummarySchema, newBranchName, summarize } from "./branch-summary";
 
@@ -78,7 +79,7 @@ export const branchList = defineCommand({
     has_more: z.boolean(),
     truncated: z.boolean(),
   },
-  budget: { lists: ["branches"], keep: ["name", "id"] },
+  budget: topPageBudget("branches", "name", ["id"]),
   handler: (ctx, args) => {
     const checkout = checkoutOf(ctx.db, ctx.principal.agent_id);
     const page = listBranches(ctx.db, args.limit, args.cursor);

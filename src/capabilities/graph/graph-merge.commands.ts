@@ -10,6 +10,7 @@ import { defineCommand } from "../../commands/registry";
 import { type Branch, branchById, requireBranch } from "../../place/branches.store";
 import { fail } from "../../shared/errors";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
+import { topPageBudget } from "../../shared/top-page";
 import { branchArg } from "../docs/docs.schema";
 import { paginationSchema } from "../docs/paging";
 import { conflictById, conflictPage, markResolved } from "./conflicts.store";
@@ -89,7 +90,8 @@ export const graphConflicts = defineCommand({
   name: "graph.conflicts",
   tool: "graph_conflicts",
   title: "List merge conflicts",
-  description: "Conflicts recorded for a merge destination, oldest first, optionally by status. Page with cursor = next_cursor.",
+  description:
+    "Conflicts recorded for a merge destination, oldest first (by ordinal), optionally by status. Page with cursor = next_cursor.",
   kind: "read",
   input: {
     into: branchArg.describe("Merge destination."),
@@ -101,12 +103,17 @@ export const graphConflicts = defineCommand({
   output: {
     into: z.string(),
     doc: z.string(),
-    conflicts: z.array(conflictSummarySchema.extend({ created_at_ms: z.number() })),
+    conflicts: z.array(
+      conflictSummarySchema.extend({
+        ordinal: z.number().describe("The conflict's place in creation order: a page continues after the last one (cursor)."),
+        created_at_ms: z.number(),
+      }),
+    ),
     next_cursor: z.number().optional(),
     has_more: z.boolean(),
     truncated: z.boolean(),
   },
-  budget: { lists: ["conflicts"], keep: ["conflict_id", "status"] },
+  budget: topPageBudget("conflicts", "ordinal", ["conflict_id", "status"]),
   handler: (ctx, args) => {
     const into = requireBranch(ctx.db, args.into);
     const doc = args.doc ?? DEFAULT_GRAPH_DOC;
@@ -120,6 +127,7 @@ export const graphConflicts = defineCommand({
         kind: row.kind,
         key: row.key,
         status: row.status,
+        ordinal: row.ordinal,
         created_at_ms: row.created_at_ms,
       })),
       ...(page.has_more && last ? { next_cursor: last.ordinal } : {}),

@@ -216,6 +216,16 @@ type Payload = Record<string, unknown>;
 /** Prompt lengths kept, largest first, when the trimmed answer still does not fit the budget. */
 const PROMPT_CUTS = [2_000, 500, 0];
 
+/**
+ * The page of a small form that shows no event, though the answer had some: more remain (`has_more`) and
+ * no `next_cursor`, which would pass over the events never shown (budget.pages.ts does the same).
+ */
+function withoutEvents(page: unknown): unknown {
+  if (page === null || typeof page !== "object" || (page as { count?: number }).count === 0) return page;
+  const { next_cursor: _withheld, ...rest } = page as Payload;
+  return { ...rest, count: 0, has_more: true };
+}
+
 /** Small forms of a jobs_open answer: the prompt cut shorter and shorter, event refs only. */
 function openStubs(original: Payload): Payload[] {
   if (original.kind !== "job") return [];
@@ -232,7 +242,7 @@ function openStubs(original: Payload): Payload[] {
       ref: original.ref,
       job: shortJob,
       events: cut === 0 ? [] : refs,
-      pagination: original.pagination,
+      pagination: cut === 0 ? withoutEvents(original.pagination) : original.pagination,
       now_tick: original.now_tick,
     };
   });

@@ -12,7 +12,7 @@ import { MAX_LIST_LIMIT } from "../../shared/limits";
 import { anchorProblem, anchorSlugOf } from "../../shared/slugs";
 import { lastJournalEvent } from "../../storage/journal";
 import { anchorArg } from "../anchors/anchors.schema";
-import { pagination, paginationSchema } from "../docs/paging";
+import { pagination, paginationSchema, repairPagination } from "../docs/paging";
 import { SHARED_LANE, visibleLanes } from "../graph/lanes";
 import { isIsoDate, utcDate } from "./card-format";
 import {
@@ -129,7 +129,8 @@ export const knowledgeQuery = defineCommand({
     pagination: paginationSchema,
     truncated: z.boolean(),
   },
-  budget: { ...CARDS_BUDGET, lists: ["cards"] },
+  // The page continues below the updated_seq of its last card: a budget that drops cards moves next_cursor there.
+  budget: { ...CARDS_BUDGET, repair: repairPagination("cards", { trimFromEnd: true, seqKey: "updated_seq" }) },
   handler: (ctx, args) => {
     const anchor = args.anchor === undefined ? undefined : expandAnchor(ctx, args.anchor);
     const fetched = latestKeys(ctx.db, {

@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { fail } from "../../shared/errors";
+import { topPageBudget } from "../../shared/top-page";
 import { listActivity } from "./activity.store";
 import { cutDiff, unifiedDiff } from "./diff";
 import {
@@ -74,7 +75,7 @@ export const recordsHistory = defineCommand({
     ...projectIdField,
   },
   output: { id: z.string(), history: z.array(historyEntrySchema), has_more: z.boolean(), next_cursor: z.number().optional() },
-  budget: { lists: ["history"], keep: ["version", "at_tick", "change_type", "session_id"], trimFromEnd: true },
+  budget: topPageBudget("history", "version", ["at_tick", "change_type", "session_id"]),
   handler: (ctx, args) => {
     const record = requireRecord(ctx.db, args.id);
     const rows = versionsOf(ctx.db, record.id, { beforeVersion: args.cursor, sinceMs: sinceMs(args.since), limit: args.limit });
@@ -302,7 +303,7 @@ export const recordsActivity = defineCommand({
     ...projectIdField,
   },
   output: { activity: z.array(activityEntrySchema), has_more: z.boolean(), next_cursor: z.number().optional() },
-  budget: { lists: ["activity"], keep: ["id", "type", "at_tick", "record_id"], trimFromEnd: true },
+  budget: topPageBudget("activity", "id", ["type", "at_tick", "record_id"]),
   handler: (ctx, args) => {
     const rows = listActivity(
       ctx.db,

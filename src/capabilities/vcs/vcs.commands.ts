@@ -13,6 +13,7 @@ import { fail } from "../../shared/errors";
 import { DEFAULT_LIST_LIMIT, DEFAULT_PAGE_LIMIT, MAX_LIST_LIMIT, MAX_PAGE_LIMIT, MAX_TITLE_CHARS } from "../../shared/limits";
 import { nameSchema } from "../../shared/names";
 import { suggest } from "../../shared/suggestion";
+import { topPageBudget } from "../../shared/top-page";
 import { branchArg, contentFields, docSchema } from "../docs/docs.schema";
 import { type EntryRow, entryBySeq, inView, namer, notesPage } from "../docs/docs.store";
 import { writeNote } from "./note-write";
@@ -122,7 +123,7 @@ export const log = defineCommand({
     has_more: z.boolean(),
     truncated: z.boolean(),
   },
-  budget: { lists: ["commits"], keep: ["seq", "message"], trimFromEnd: true },
+  budget: topPageBudget("commits", "seq", ["message"]),
   handler: (ctx, args) => {
     const { branch, head, ref } = resolveRef(ctx, args.ref);
     // The log shows previews only, so no more than a preview of each content is loaded.
@@ -222,11 +223,7 @@ export const reflog = defineCommand({
     has_more: z.boolean(),
     truncated: z.boolean(),
   },
-  budget: {
-    lists: ["entries"],
-    keep: ["id", "action", "new_seq"],
-    trimFromEnd: true,
-  },
+  budget: topPageBudget("entries", "id", ["action", "new_seq"]),
   handler: (ctx, args) => {
     const refId = args.ref?.startsWith("tag:") ? args.ref : targetBranch(ctx, args.ref).id;
     const refName = args.ref?.startsWith("tag:") ? args.ref : targetBranch(ctx, args.ref).name;
@@ -323,7 +320,7 @@ export const tagList = defineCommand({
     has_more: z.boolean(),
     truncated: z.boolean(),
   },
-  budget: { lists: ["tags"], keep: ["name", "seq"] },
+  budget: topPageBudget("tags", "name", ["seq"]),
   handler: (ctx, args) => {
     const page = tagPage(ctx.db, args.cursor, args.limit);
     const name = namer(ctx.db);
