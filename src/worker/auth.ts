@@ -13,7 +13,7 @@ import { type AppError, appError } from "../shared/errors";
 import { MAX_AGENT_ID_CHARS } from "../shared/limits";
 import { verifyOAuthToken } from "./oauth/oauth-auth";
 import { ORDINARY_SCOPE, oauthEnabled, RESOURCE_METADATA_PATH } from "./oauth/oauth-server";
-import { AGENT_ID_PATTERN, keyRingOf, type Problem, revokedIdsOf, revokedTokenIds } from "./team-tokens";
+import { AGENT_ID_PATTERN, keyRingOf, type Problem, revokedIdsOf } from "./team-tokens";
 import { isTeamToken, verifyToken } from "./token";
 
 /** Why a request was refused: what the front door logs (never the token). */
@@ -38,15 +38,17 @@ function refused(status: number, error: AppError, reason: string, headers: Recor
 
 /**
  * A 401 whose challenge names the reason (clients show `error_description`) and, when OAuth is on,
- * where its protected-resource metadata is (RFC 9728), so a client can start the OAuth flow.
+ * where its protected-resource metadata is (RFC 9728), so a client can start the OAuth flow. `recovery`
+ * replaces the general hint when the refusal has a way back of its own.
  */
-function unauthorized(reason: string, resourceMetadataUrl?: string): Authentication {
+function unauthorized(reason: string, resourceMetadataUrl?: string, recovery?: string): Authentication {
   // With OAuth on, the challenge also names the scope of ordinary work, which a client then asks for.
   const metadata = resourceMetadataUrl === undefined ? "" : `, resource_metadata="${resourceMetadataUrl}", scope="${ORDINARY_SCOPE}"`;
   const hint =
-    resourceMetadataUrl === undefined
+    recovery ??
+    (resourceMetadataUrl === undefined
       ? "Send `Authorization: Bearer <token>`; mint one with `npm run token`."
-      : "Send `Authorization: Bearer <token>` (a team token from `npm run token`), or connect through OAuth (docs/oauth.md).";
+      : "Send `Authorization: Bearer <token>` (a team token from `npm run token`), or connect through OAuth (docs/oauth.md).");
   return refused(401, appError("UNAUTHORIZED", `Authentication failed: ${reason}.`, hint), reason, {
     "WWW-Authenticate": `Bearer realm="branchmind"${metadata}, error="invalid_token", error_description="${reason}"`,
   });
@@ -94,9 +96,9 @@ export async function authenticate(request: Request, env: AuthEnv, nowMs: number
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match?.[1]) return unauthorized("missing bearer token", challenge);
   if (oauth !== undefined && !isTeamToken(match[1])) {
-    const grant = await verifyOAuthToken(oauth, match[1], env as Env, revokedTokenIds, Math.floor(nowMs / 1000));
+    const grant = await verifyOAuthToken(oauth, match[1], env as Env, Math.floor(nowMs / 1000));
     if (grant.ok) return { ok: true, principal: grant.principal };
-    return grant.insufficientScope ? insufficientScope(grant.reason, challenge) : unauthorized(grant.reason, challenge);
+    return grant.insufficientScope ? insufficientScope(grant.reason, challenge) : unauthorized(grant.reason, challenge, grant.hint);
   }
   const check = await verifyToken(keys.value, match[1], Math.floor(nowMs / 1000));
   if (!check.ok) return unauthorized(check.reason, challenge);

@@ -119,8 +119,18 @@ export async function verifyTeamToken(
   return { ok: true, claims: check.claims };
 }
 
-/** The revoked token ids, or undefined when AUTH_REVOKED is malformed (OAuth's refresh check reads them too). */
-export function revokedTokenIds(env: TeamTokenEnv): ReadonlySet<string> | undefined {
+/** What an OAuth grant is held to on every use and refresh (oauth/oauth-server.ts, `grantProblem`). */
+export interface GrantSettings {
+  /** The revoked team token ids: a grant made with one of them has ended. */
+  revoked: ReadonlySet<string>;
+  /** The key ids the deployment accepts now: a grant whose team token's key is not among them has ended. */
+  keyIds: ReadonlySet<string>;
+}
+
+/** The settings grants are held to, or undefined when the keys or AUTH_REVOKED are missing or malformed. */
+export function grantSettingsOf(env: TeamTokenEnv): GrantSettings | undefined {
+  const keys = keyRingOf(env);
   const revoked = revokedIdsOf(env);
-  return revoked.ok ? revoked.value : undefined;
+  if (!keys.ok || !revoked.ok) return undefined;
+  return { revoked: revoked.value, keyIds: new Set(keys.value.keys()) };
 }

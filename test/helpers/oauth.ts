@@ -128,6 +128,24 @@ export async function exchange(
   return JSON.parse(text);
 }
 
+/** A refresh at the token endpoint (optionally under another environment): the raw answer. */
+export async function refresh(clientId: string, refreshToken: string, workerEnv?: Env): Promise<Response> {
+  return send(
+    "/oauth/token",
+    {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "refresh_token",
+        refresh_token: refreshToken,
+        client_id: clientId,
+        resource: ORIGIN,
+      }).toString(),
+    },
+    workerEnv,
+  );
+}
+
 /** A whole flow: a person with `teamToken` consents with `fields`; the app's tokens. */
 export async function connect(teamToken: string, fields: Record<string, string> = {}) {
   const started = await startAuthorization();

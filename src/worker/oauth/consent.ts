@@ -2,7 +2,8 @@
  * The authorization endpoint (`/authorize`, docs/oauth.md "Who signs in"): a person connects an app by
  * presenting a team token on the consent page and choosing what the app gets. The grant is never wider
  * than the token: its workspaces are among the token's, its role at most the token's, its end no later
- * than the token's expiry; it carries the token's id, so revoking the token cuts it off. The library
+ * than the token's expiry; it carries the token's id and its key id, so revoking the token, or retiring
+ * the key that signed it, cuts it off. The library
  * validates the request (client, redirect URI, PKCE, resource), binds the form to the browser that
  * opened it and keeps the page from being framed; this module decides what is granted.
  */
@@ -11,7 +12,7 @@ import { ROLE_RANK, type Role } from "../../commands/context";
 import { MAX_AGENT_ID_CHARS } from "../../shared/limits";
 import { isValidWorkspaceName } from "../../shared/names";
 import { matchesWorkspace } from "../../shared/workspace-patterns";
-import { AGENT_ID_PATTERN, revokedTokenIds, verifyTeamToken } from "../team-tokens";
+import { AGENT_ID_PATTERN, verifyTeamToken } from "../team-tokens";
 import type { TokenClaims } from "../token";
 import { consentErrorPage, consentPage, DEFAULT_LIFETIME_DAYS, GRANT_LIFETIME_DAYS, htmlAnswer } from "./consent-page";
 import { authorizationServerFor, type GrantProps, proposedRole, scopesUpTo } from "./oauth-server";
@@ -69,6 +70,7 @@ function grantOf(form: FormData, claims: TokenClaims, suffix: string, nowS: numb
       workspaces: listed.length === 0 ? claims.ws : listed,
       role,
       token_jti: claims.jti as string,
+      key_id: claims.kid,
       not_after: Math.min(nowS + days * SECONDS_PER_DAY, claims.exp),
     },
   };
@@ -132,7 +134,7 @@ async function decide(oauth: OAuthHelpers, request: Request, env: Env, nowMs: nu
 /** `GET /authorize` shows the page; `POST /authorize` is the person's decision. */
 export async function serveAuthorize(request: Request, env: Env, nowMs: number): Promise<Response> {
   const origin = new URL(request.url).origin;
-  const oauth = authorizationServerFor(origin, revokedTokenIds).getOAuthApi(env);
+  const oauth = authorizationServerFor(origin).getOAuthApi(env);
   try {
     if (request.method === "GET") return await showPage(oauth, request);
     if (request.method === "POST") return await decide(oauth, request, env, nowMs);

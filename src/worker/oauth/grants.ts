@@ -6,7 +6,7 @@
  * token's agent (consent.ts), so a token shows exactly the grants it vouched for, and no other's.
  */
 import type { GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import { revokedTokenIds, verifyTeamToken } from "../team-tokens";
+import { verifyTeamToken } from "../team-tokens";
 import { escapeHtml, htmlAnswer } from "./consent-page";
 import { authorizationServerFor } from "./oauth-server";
 
@@ -75,7 +75,7 @@ export async function serveGrants(request: Request, env: Env, nowMs: number): Pr
   const form = await request.formData();
   const token = await verifyTeamToken(env, String(form.get("team_token") ?? "").trim(), nowMs);
   if (!token.ok) return askForToken(`the team token was refused (${token.reason})`);
-  const oauth = authorizationServerFor(new URL(request.url).origin, revokedTokenIds).getOAuthApi(env);
+  const oauth = authorizationServerFor(new URL(request.url).origin).getOAuthApi(env);
   const userId = encodeURIComponent(token.claims.sub);
   if (form.get("action") !== "revoke") return listing(await grantsOf(oauth, userId));
   const grantId = String(form.get("grant_id") ?? "");

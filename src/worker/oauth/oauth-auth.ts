@@ -1,31 +1,36 @@
 /**
  * An OAuth access token at the front door: validated by the authorization server for this origin's
  * resource (audience, expiry, revocation of the grant), then held to the grant's own rules (its team
- * token not revoked, its lifetime not over) and turned into the principal its calls run as, with the
- * role its scopes allow. Every refusal names its reason, so clients can show it.
+ * token not revoked, the key that signed it not retired, its lifetime not over) and turned into the
+ * principal its calls run as, with the role its scopes allow. Every refusal names its reason, so clients
+ * can show it, and an ended grant's says how to get a new one.
  */
 import type { Principal } from "../../commands/context";
+import { grantSettingsOf } from "../team-tokens";
 import {
   authorizationServerFor,
   type GrantProps,
   grantProblem,
   principalOf,
-  type RevokedIds,
+  RECONNECT_HINT,
   resourceOf,
   roleOfScopes,
 } from "./oauth-server";
 
-/** `insufficientScope`: the token is valid but no scope of it lets it do anything here (a 403, not a 401). */
-export type GrantCheck = { ok: true; principal: Principal } | { ok: false; reason: string; insufficientScope?: true };
+/**
+ * `insufficientScope`: the token is valid but no scope of it lets it do anything here (a 403, not a 401).
+ * `hint`: the recovery when it is more specific than the front door's (an ended grant: connect again).
+ */
+export type GrantCheck = { ok: true; principal: Principal } | { ok: false; reason: string; hint?: string; insufficientScope?: true };
 
-export async function verifyOAuthToken(origin: string, token: string, env: Env, revokedIds: RevokedIds, nowS: number): Promise<GrantCheck> {
-  const revoked = revokedIds(env) ?? new Set<string>();
-  const server = authorizationServerFor(origin, revokedIds);
-  const validated = await server.validateToken(resourceOf(origin), token, env);
+export async function verifyOAuthToken(origin: string, token: string, env: Env, nowS: number): Promise<GrantCheck> {
+  const settings = grantSettingsOf(env);
+  if (settings === undefined) return { ok: false, reason: "server misconfigured" };
+  const validated = await authorizationServerFor(origin).validateToken(resourceOf(origin), token, env);
   if (validated === null) return { ok: false, reason: "OAuth token unknown, expired, revoked or for another server" };
   const props = validated.props as GrantProps;
-  const problem = grantProblem(props, revoked, nowS);
-  if (problem !== undefined) return { ok: false, reason: problem };
+  const problem = grantProblem(props, settings, nowS);
+  if (problem !== undefined) return { ok: false, reason: problem, hint: RECONNECT_HINT };
   const role = roleOfScopes(validated.scope, props.role);
   if (role === undefined) {
     return { ok: false, reason: "the OAuth token grants no scope of this server (read, write or admin)", insufficientScope: true };

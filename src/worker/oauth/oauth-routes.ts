@@ -5,7 +5,6 @@
  * (grants.ts). Which path is which is
  * `routes.ts`'s; the browser rules (public for everything but the consent page) are too.
  */
-import { revokedTokenIds } from "../team-tokens";
 import { serveAuthorize } from "./consent";
 import { serveGrants } from "./grants";
 import { authorizationServerFor, resourceMetadata } from "./oauth-server";
@@ -23,5 +22,5 @@ export async function serveOAuth(request: Request, endpoint: OAuthEndpoint, env:
   }
   if (endpoint === "authorize") return serveAuthorize(request, env, Date.now());
   if (endpoint === "grants") return serveGrants(request, env, Date.now());
-  return authorizationServerFor(origin, revokedTokenIds).fetch(request, env, ctx);
+  return authorizationServerFor(origin).fetch(request, env, ctx);
 }

@@ -1,15 +1,26 @@
-// The grant rules that need no server: when a grant may no longer be used, and which role its scopes give.
+// The grant rules that need no server: when a grant may no longer be used, which role its scopes give.
 import { describe, expect, it } from "vitest";
 import { type GrantProps, grantProblem, roleOfScopes, scopesUpTo } from "./oauth-server";
 
-const grant: GrantProps = { agent_id: "alice.app", workspaces: ["acme/*"], role: "write", token_jti: "abc123", not_after: 1_000 };
+const grant: GrantProps = {
+  agent_id: "alice.app",
+  workspaces: ["acme/*"],
+  role: "write",
+  token_jti: "abc123",
+  key_id: "k1",
+  not_after: 1_000,
+};
+const settings = { revoked: new Set<string>(), keyIds: new Set(["k1"]) };
 
 describe("grantProblem", () => {
-  it("ends a grant at not_after, and with its team token's revocation", () => {
-    expect(grantProblem(grant, new Set(), 999)).toBeUndefined();
-    expect(grantProblem(grant, new Set(), 1_000)).toContain("ended");
-    expect(grantProblem(grant, new Set(["abc123"]), 10)).toContain("revoked");
-    expect(grantProblem({ ...grant, token_jti: "other" }, new Set(["abc123"]), 10)).toBeUndefined();
+  it("ends a grant at not_after, with its team token's revocation, and with its key's retirement", () => {
+    expect(grantProblem(grant, settings, 999)).toBeUndefined();
+    expect(grantProblem(grant, settings, 1_000)).toContain("ended");
+    expect(grantProblem(grant, { ...settings, revoked: new Set(["abc123"]) }, 10)).toContain("revoked");
+    expect(grantProblem({ ...grant, token_jti: "other" }, { ...settings, revoked: new Set(["abc123"]) }, 10)).toBeUndefined();
+    expect(grantProblem(grant, { ...settings, keyIds: new Set(["k2"]) }, 10)).toContain("retired");
+    const { key_id: _made, ...older } = grant;
+    expect(grantProblem(older, settings, 10)).toContain("before grants recorded their key");
   });
 });
 

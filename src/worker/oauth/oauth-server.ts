@@ -3,11 +3,13 @@
  * authorization server. This module owns the configuration: when OAuth is on (a deployment that binds
  * `OAUTH_KV`, never dev mode), the server for an origin (its issuer and its one protected resource, the
  * origin itself, so `/mcp` and every `/w/<workspace>/mcp` are covered), the scopes and what they allow,
- * what a grant carries (`GrantProps`), and the checks a grant must pass on every use: it ends no later
- * than the team token it was made with, and revoking that token cuts it off.
+ * what a grant carries (`GrantProps`), and the checks a grant must pass on every use and refresh: it ends
+ * no later than the team token it was made with, and revoking that token, or retiring the key that
+ * signed it, cuts it off.
  */
 import { OAuthAuthorizationServer, OAuthError, type TokenExchangeCallbackOptions } from "@cloudflare/workers-oauth-provider";
 import { type Principal, ROLE_RANK, type Role } from "../../commands/context";
+import { type GrantSettings, grantSettingsOf } from "../team-tokens";
 
 /** The scopes, one per role: a grant's highest scope is the role its calls get (never more than its token's). */
 export const OAUTH_SCOPES = ["read", "write", "admin"] as const satisfies readonly Role[];
@@ -43,6 +45,11 @@ export interface GrantProps {
   role: Role;
   /** The team token's id (a token without one is refused at consent): listing it in AUTH_REVOKED cuts this grant off. */
   token_jti: string;
+  /**
+   * The id of the key that signed the team token: retiring that key (docs/deploy.md) cuts this grant off.
+   * Absent from grants made before grants recorded it; those have ended (`grantProblem`).
+   */
+  key_id?: string;
   /** Unix seconds after which the grant is over: the consented lifetime, never past the team token's expiry. */
   not_after: number;
 }
@@ -52,9 +59,18 @@ export function resourceOf(origin: string): string {
   return origin;
 }
 
-/** Why a grant may no longer be used, or undefined when it may. */
-export function grantProblem(props: GrantProps, revoked: ReadonlySet<string>, nowS: number): string | undefined {
-  if (revoked.has(props.token_jti)) return "the team token behind this grant was revoked";
+/** The way back from every ended grant: a new one, made on the consent page with a team token valid now. */
+export const RECONNECT_HINT = "Connect the app again with a current team token: its consent page makes a new grant (docs/oauth.md).";
+
+/**
+ * Why a grant may no longer be used, or undefined when it may. A grant without a key id was made before
+ * grants recorded one: which key signed its team token is unknown, so no retirement could end it, and it
+ * is held to have ended (docs/oauth.md, "When a grant ends").
+ */
+export function grantProblem(props: GrantProps, settings: GrantSettings, nowS: number): string | undefined {
+  if (settings.revoked.has(props.token_jti)) return "the team token behind this grant was revoked";
+  if (props.key_id === undefined) return "this grant was made before grants recorded their key, so it has ended";
+  if (!settings.keyIds.has(props.key_id)) return "the key that signed the team token behind this grant was retired";
   if (nowS >= props.not_after) return "this grant has ended (its lifetime, or its team token's, is over)";
   return undefined;
 }
@@ -86,9 +102,6 @@ export function principalOf(props: GrantProps, role: Role): Principal {
   return { agent_id: props.agent_id, workspaces: props.workspaces, role, key_id: OAUTH_KEY_ID };
 }
 
-/** The revoked token ids, as the refresh check reads them (AUTH_REVOKED is parsed by auth.ts's rules). */
-export type RevokedIds = (env: Env) => ReadonlySet<string> | undefined;
-
 const servers = new Map<string, OAuthAuthorizationServer<Env>>();
 /**
  * Origins kept per isolate: a deployment answers on a few (its workers.dev name, its custom domains); the
@@ -98,10 +111,10 @@ const MAX_CACHED_ORIGINS = 16;
 
 /**
  * The authorization server of one origin (built once per isolate and origin: the library fixes its
- * issuer and resources at construction). A refresh runs the grant's checks again, so an ended or
- * revoked grant stops getting access tokens too.
+ * issuer and resources at construction). A refresh runs the grant's checks again, so an ended grant
+ * (revoked token, retired key, lifetime over) stops getting access tokens too.
  */
-export function authorizationServerFor(origin: string, revokedIds: RevokedIds): OAuthAuthorizationServer<Env> {
+export function authorizationServerFor(origin: string): OAuthAuthorizationServer<Env> {
   let server = servers.get(origin);
   if (server === undefined) {
     if (servers.size >= MAX_CACHED_ORIGINS) servers.clear();
@@ -117,10 +130,11 @@ export function authorizationServerFor(origin: string, revokedIds: RevokedIds): 
       scopesSupported: [...OAUTH_SCOPES],
       accessTokenTTL: ACCESS_TOKEN_TTL_S,
       tokenExchangeCallback: (options: TokenExchangeCallbackOptions<Env>) => {
-        const revoked = revokedIds(options.env);
-        if (revoked === undefined) throw new OAuthError("temporarily_unavailable", { description: "server misconfigured" });
-        const problem = grantProblem(options.props as GrantProps, revoked, Math.floor(Date.now() / 1000));
-        if (problem !== undefined) throw new OAuthError("invalid_grant", { description: problem });
+        const settings = grantSettingsOf(options.env);
+        if (settings === undefined) throw new OAuthError("temporarily_unavailable", { description: "server misconfigured" });
+        const problem = grantProblem(options.props as GrantProps, settings, Math.floor(Date.now() / 1000));
+        if (problem !== undefined)
+          throw new OAuthError("invalid_grant", { description: `${problem}; connect again with a current team token` });
       },
     });
     servers.set(origin, server);
