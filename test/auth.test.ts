@@ -145,6 +145,24 @@ async function pingWith(bearer: string, testEnv: Env): Promise<{ status: number;
   return { status: response.status, body: await response.json(), authenticate: response.headers.get("WWW-Authenticate") };
 }
 
+describe("a token's agent id", () => {
+  it("is checked when the token is verified: one minted elsewhere with an odd sub is refused with a reason", async () => {
+    for (const sub of ["", " alice", "-dash-first", "has space", 'quote"d', "slash/ed", "x".repeat(129), "émile"]) {
+      const refused = await pingWith(await tokenWith({ jti: "4444444444444444", sub }), env);
+      expect(refused.status, JSON.stringify(sub)).toBe(401);
+      expect(refused.body.error.code).toBe("UNAUTHORIZED");
+      expect(refused.body.error.message).toContain("its agent id (sub) is not a valid agent id");
+      expect(refused.body.error.recovery_hint).toContain("npm run token -- --agent");
+      expect(refused.authenticate).toContain('error_description="its agent id (sub) is not a valid agent id"');
+      if (sub.length > 1) expect(JSON.stringify(refused.body) + refused.authenticate).not.toContain(sub);
+    }
+    const longest = "a".repeat(128);
+    for (const sub of ["a.b:c@d-e_f", "7", longest]) {
+      expect((await pingWith(await tokenWith({ jti: "5555555555555555", sub }), env)).body.result.structuredContent.agent_id).toBe(sub);
+    }
+  });
+});
+
 describe("revocation", () => {
   it("refuses a revoked token id at once while other tokens work", async () => {
     const revokedToken = await tokenWith({ jti: "0badc0ffee0badc0", sub: "leaked" });

@@ -48,7 +48,7 @@ describe("the consent page", () => {
     await response.body?.cancel();
   });
 
-  it("refuses a bad team token, a wider workspace or role, another agent's id, and a form from another browser", async () => {
+  it("refuses a bad team token (an odd agent id included), a wider workspace or role, another agent's id, and a form from another browser", async () => {
     const bearer = await token({ agent: "alice", workspaces: ["oauth/*"], role: "write" });
     const started = await startAuthorization();
     const now = Math.floor(Date.now() / 1000);
@@ -64,6 +64,19 @@ describe("the consent page", () => {
     const unrevocable = await consent(started, { team_token: withoutId });
     expect(unrevocable.status).toBe(400);
     expect(await unrevocable.text()).toContain("could never be revoked");
+    const oddAgent = await mintToken(env.AUTH_SECRET as string, {
+      v: 1,
+      kid: "k1",
+      jti: "6666666666666666",
+      sub: "not an agent id",
+      ws: ["oauth/*"],
+      role: "write",
+      iat: now,
+      exp: now + 600,
+    });
+    const odd = await consent(started, { team_token: oddAgent });
+    expect(odd.status).toBe(400);
+    expect(await odd.text()).toContain("its agent id (sub) is not a valid agent id");
     const bad = await consent(started, { team_token: "bm1.forged.token" });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("the team token was refused");

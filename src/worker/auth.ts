@@ -10,11 +10,10 @@
  */
 import type { Principal } from "../commands/context";
 import { type AppError, appError } from "../shared/errors";
-import { MAX_AGENT_ID_CHARS } from "../shared/limits";
 import { verifyOAuthToken } from "./oauth/oauth-auth";
 import { ORDINARY_SCOPE, oauthEnabled, RESOURCE_METADATA_PATH } from "./oauth/oauth-server";
-import { AGENT_ID_PATTERN, keyRingOf, type Problem, revokedIdsOf } from "./team-tokens";
-import { isTeamToken, verifyToken } from "./token";
+import { checkTeamToken, isAgentId, keyRingOf, type Problem, revokedIdsOf } from "./team-tokens";
+import { isTeamToken } from "./token";
 
 /** Why a request was refused: what the front door logs (never the token). */
 export interface Refusal {
@@ -72,7 +71,7 @@ function misconfigured(problem: Problem): Authentication {
 export async function authenticate(request: Request, env: AuthEnv, nowMs: number): Promise<Authentication> {
   if (env.AUTH_MODE === "dev") {
     const agent = request.headers.get("X-Agent-Id")?.trim() || DEV_AGENT;
-    if (agent.length > MAX_AGENT_ID_CHARS || !AGENT_ID_PATTERN.test(agent)) {
+    if (!isAgentId(agent)) {
       return unauthorized("X-Agent-Id must be letters, digits and . _ : @ -");
     }
     return {
@@ -100,10 +99,9 @@ export async function authenticate(request: Request, env: AuthEnv, nowMs: number
     if (grant.ok) return { ok: true, principal: grant.principal };
     return grant.insufficientScope ? insufficientScope(grant.reason, challenge) : unauthorized(grant.reason, challenge, grant.hint);
   }
-  const check = await verifyToken(keys.value, match[1], Math.floor(nowMs / 1000));
-  if (!check.ok) return unauthorized(check.reason, challenge);
+  const check = await checkTeamToken(keys.value, revoked.value, match[1], Math.floor(nowMs / 1000));
+  if (!check.ok) return unauthorized(check.reason, challenge, check.hint);
   const { claims } = check;
-  if (claims.jti !== undefined && revoked.value.has(claims.jti)) return unauthorized("token revoked", challenge);
   return {
     ok: true,
     principal: {

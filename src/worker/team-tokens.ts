@@ -3,9 +3,11 @@
  * under AUTH_KEY_ID, default k1, plus AUTH_SECRETS: a JSON object `{"k2": "<secret>"}` or
  * `k2:<secret>,k3:<secret>`, so old and new keys work while tokens are re-minted), the revoked token
  * ids (AUTH_REVOKED, comma- or whitespace-separated, read on every request so `wrangler secret put`
- * applies without a redeploy), and verifying one token against both. The front door (auth.ts) and the
- * OAuth pages (oauth/, where a team token vouches for a person) use the same rules. See docs/deploy.md.
+ * applies without a redeploy), and verifying one token against both and against the agent-id rule. The
+ * front door (auth.ts) and the OAuth pages (oauth/, where a team token vouches for a person) use the same
+ * rules. See docs/deploy.md.
  */
+import { MAX_AGENT_ID_CHARS } from "../shared/limits";
 import { isTokenIdText, type KeyRing, type TokenClaims, verifyToken } from "./token";
 
 type TeamTokenEnv = Pick<Env, "AUTH_SECRET" | "AUTH_KEY_ID" | "AUTH_SECRETS" | "AUTH_REVOKED">;
@@ -13,7 +15,18 @@ type TeamTokenEnv = Pick<Env, "AUTH_SECRET" | "AUTH_KEY_ID" | "AUTH_SECRETS" | "
 /** Key id used when AUTH_KEY_ID is not set: tokens minted without --key-id carry it. */
 export const DEFAULT_KEY_ID = "k1";
 /** What an agent id may hold, for team tokens and dev mode's header alike. */
-export const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]*$/;
+const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]*$/;
+/**
+ * A signed token whose `sub` breaks the agent-id rule: `npm run token` never mints one, but any tooling
+ * that holds the secret can. The reason is fixed (it never echoes the sub: it goes into a header).
+ */
+const BAD_AGENT_REASON = "its agent id (sub) is not a valid agent id";
+const BAD_AGENT_HINT = `Mint a new token with \`npm run token -- --agent <id>\`: an agent id is at most ${MAX_AGENT_ID_CHARS} letters, digits and . _ : @ -, starting with a letter or digit.`;
+
+/** Whether `text` may be an agent id: a team token's `sub`, dev mode's header, a grant's agent. */
+export function isAgentId(text: string): boolean {
+  return text.length <= MAX_AGENT_ID_CHARS && AGENT_ID_PATTERN.test(text);
+}
 const LIST_SEPARATOR = /[\s,]+/;
 
 /** A configuration problem: the message names the variable, never its value. */
@@ -103,20 +116,25 @@ export function revokedIdsOf(env: TeamTokenEnv): Parsed<ReadonlySet<string>> {
   return revoked;
 }
 
-/** A team token's claims when it is valid now (signature, key, expiry, not revoked), or why it is not. */
-export async function verifyTeamToken(
-  env: TeamTokenEnv,
-  token: string,
-  nowMs: number,
-): Promise<{ ok: true; claims: TokenClaims } | { ok: false; reason: string }> {
+/** A team token's claims, or why it is refused and, when the refusal has one of its own, the way back. */
+export type TeamTokenCheck = { ok: true; claims: TokenClaims } | { ok: false; reason: string; hint?: string };
+
+/** A team token checked against the keys and the revoked ids: signature, key, expiry, not revoked, a valid agent id. */
+export async function checkTeamToken(keys: KeyRing, revoked: ReadonlySet<string>, token: string, nowS: number): Promise<TeamTokenCheck> {
+  const check = await verifyToken(keys, token, nowS);
+  if (!check.ok) return check;
+  if (check.claims.jti !== undefined && revoked.has(check.claims.jti)) return { ok: false, reason: "token revoked" };
+  if (!isAgentId(check.claims.sub)) return { ok: false, reason: BAD_AGENT_REASON, hint: BAD_AGENT_HINT };
+  return check;
+}
+
+/** A team token's claims when it is valid now under the deployment's settings, or why it is not. */
+export async function verifyTeamToken(env: TeamTokenEnv, token: string, nowMs: number): Promise<TeamTokenCheck> {
   const keys = keyRingOf(env);
   if (!keys.ok) return { ok: false, reason: keys.message };
   const revoked = revokedIdsOf(env);
   if (!revoked.ok) return { ok: false, reason: revoked.message };
-  const check = await verifyToken(keys.value, token, Math.floor(nowMs / 1000));
-  if (!check.ok) return { ok: false, reason: check.reason };
-  if (check.claims.jti !== undefined && revoked.value.has(check.claims.jti)) return { ok: false, reason: "token revoked" };
-  return { ok: true, claims: check.claims };
+  return checkTeamToken(keys.value, revoked.value, token, Math.floor(nowMs / 1000));
 }
 
 /** What an OAuth grant is held to on every use and refresh (oauth/oauth-server.ts, `grantProblem`). */

@@ -12,7 +12,7 @@ import { ROLE_RANK, type Role } from "../../commands/context";
 import { MAX_AGENT_ID_CHARS } from "../../shared/limits";
 import { isValidWorkspaceName } from "../../shared/names";
 import { matchesWorkspace } from "../../shared/workspace-patterns";
-import { AGENT_ID_PATTERN, verifyTeamToken } from "../team-tokens";
+import { isAgentId, verifyTeamToken } from "../team-tokens";
 import type { TokenClaims } from "../token";
 import { consentErrorPage, consentPage, DEFAULT_LIFETIME_DAYS, GRANT_LIFETIME_DAYS, htmlAnswer } from "./consent-page";
 import { authorizationServerFor, type GrantProps, proposedRole, scopesUpTo } from "./oauth-server";
@@ -44,7 +44,7 @@ type Choice = { ok: true; props: GrantProps } | { ok: false; problem: string };
 function grantOf(form: FormData, claims: TokenClaims, suffix: string, nowS: number): Choice {
   const agentField = String(form.get("agent_id") ?? "").trim();
   const agent = agentField === "" ? `${claims.sub}.${suffix}` : agentField;
-  if (agent.length > MAX_AGENT_ID_CHARS || !AGENT_ID_PATTERN.test(agent)) {
+  if (!isAgentId(agent)) {
     return { ok: false, problem: `the agent id must be at most ${MAX_AGENT_ID_CHARS} letters, digits and . _ : @ -` };
   }
   // A person names their own agents only: another agent's id would take over its leases, focus and lane.
