@@ -42,11 +42,18 @@ export interface ServerOptions {
   state?: string;
   /** Each non-empty line wrangler prints (at level `warn`), without terminal escapes. */
   onLine?: (line: string) => void;
+  /**
+   * The deployment's secrets instead of a fresh `AUTH_SECRET` (a key rotation: `AUTH_KEY_ID`,
+   * `AUTH_SECRETS`); `secret` is then their `AUTH_SECRET`.
+   */
+  secrets?: Readonly<Record<string, string>>;
+  /** Serve on this port rather than a free one: a restart that clients must find at the same origin. */
+  port?: number;
 }
 
 export async function startServer(root: string, options: ServerOptions = {}): Promise<E2eServer> {
   const started = Date.now();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const work = mkdtempSync(join(tmpdir(), "branchmind-e2e-"));
   const app = join(work, "app");
   const state = options.state ?? join(work, "state");
@@ -59,14 +66,14 @@ export async function startServer(root: string, options: ServerOptions = {}): Pr
     snapshotProject(root, app);
     if (options.oauth === true) appendFileSync(join(app, "wrangler.toml"), OAUTH_KV_BINDING);
     if (options.state === undefined) mkdirSync(state);
-    const secret = randomBytes(32).toString("base64url");
+    const secret = options.secrets?.AUTH_SECRET ?? randomBytes(32).toString("base64url");
     server = spawnWrangler({
       root,
       app,
       state,
       port,
       vars: {},
-      secrets: { AUTH_SECRET: secret },
+      secrets: { ...options.secrets, AUTH_SECRET: secret },
       env: DEV_SERVER_ENV,
       ...(options.onLine === undefined ? {} : { onLine: options.onLine }),
     });
