@@ -46,21 +46,30 @@ function group(title: string, anchor: string, intro: string, shape: z.ZodRawShap
   return { title, anchor, intro, properties: propertiesOf(schema), required: requiredOf(schema) };
 }
 
-const COMMON_GROUPS: CommonGroup[] = [
-  group(
-    "Workspace arguments",
-    "workspace-arguments",
-    "Accepted by the commands that work in a workspace (each command below lists the common arguments it takes). The workspace comes from the `/w/<workspace>/mcp` URL, else the `workspace` argument, else the token's single workspace.",
-    workspaceFields,
-  ),
-  group("Write arguments", "write-arguments", "Accepted by every write.", writeFields),
-  group(
-    "Read arguments",
-    "read-arguments",
-    "Accepted by every read: the budget of the answer. Every read answer carries `budget {max_chars, used_chars, truncated}`.",
-    readFields,
-  ),
-];
+let builtGroups: CommonGroup[] | undefined;
+
+/**
+ * The shared argument groups, built on first use: the Worker imports this module (for `anchorOf`) but
+ * renders no reference, so a new isolate does not pay for their JSON Schema.
+ */
+function commonGroups(): CommonGroup[] {
+  builtGroups ??= [
+    group(
+      "Workspace arguments",
+      "workspace-arguments",
+      "Accepted by the commands that work in a workspace (each command below lists the common arguments it takes). The workspace comes from the `/w/<workspace>/mcp` URL, else the `workspace` argument, else the token's single workspace.",
+      workspaceFields,
+    ),
+    group("Write arguments", "write-arguments", "Accepted by every write.", writeFields),
+    group(
+      "Read arguments",
+      "read-arguments",
+      "Accepted by every read: the budget of the answer. Every read answer carries `budget {max_chars, used_chars, truncated}`.",
+      readFields,
+    ),
+  ];
+  return builtGroups;
+}
 
 // ---------------------------------------------------------------------------------------------------
 // JSON Schema → short Markdown descriptions
@@ -208,10 +217,10 @@ function renderCommand(command: Command, options: ReferenceOptions): string[] {
   const own: Record<string, JsonSchema> = {};
   const common: string[] = [];
   for (const [name, property] of Object.entries(properties)) {
-    const shared = COMMON_GROUPS.find((candidate) => sameSchema(candidate.properties[name], property) && !required.includes(name));
+    const shared = commonGroups().find((candidate) => sameSchema(candidate.properties[name], property) && !required.includes(name));
     if (!shared) own[name] = property;
   }
-  for (const candidate of COMMON_GROUPS) {
+  for (const candidate of commonGroups()) {
     const accepted = Object.keys(candidate.properties).filter((name) => name in properties && !(name in own));
     if (accepted.length > 0) common.push(`[${candidate.title.toLowerCase()}](#${candidate.anchor}) (${accepted.map(code).join(", ")})`);
   }
@@ -295,7 +304,7 @@ export function renderCommandReference(options: ReferenceOptions): string {
     "## Common arguments",
     "",
   ];
-  for (const candidate of COMMON_GROUPS) {
+  for (const candidate of commonGroups()) {
     lines.push(`### ${candidate.title}`, "", candidate.intro, "", ...argumentTable(candidate.properties, candidate.required), "");
   }
   for (const [domain, commands] of domains) {

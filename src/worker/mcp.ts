@@ -1,7 +1,7 @@
 /**
  * The MCP side of the front door: one handler per isolate (`createMcpHandler`, stateless lane, so
  * 2026-07-28 and 2025-era clients both work) whose factory builds a small low-level server per
- * request. `tools/list` returns the surface's precomputed definitions; `tools/call` runs the command
+ * request. `tools/list` returns the surface's definitions (built on first use); `tools/call` runs the command
  * and maps its `Result` to a tool result (`structuredContent` plus the same JSON as one text block,
  * `isError` with the typed error). Unknown tools are protocol errors (-32602), as the spec says.
  * Every `tools/call` writes one JSON log line (`call-log.ts`): who, where, what, outcome, duration.
@@ -100,8 +100,8 @@ function buildServer(session: McpSession): Server {
     instructions: INSTRUCTIONS,
     cacheHints: CACHE_HINTS,
   });
-  const tools = toolsOf(session.surface);
-  server.setRequestHandler("tools/list", () => ({ tools }));
+  // The surface's list is built on its first tools/list, not for every request (a call needs none of it).
+  server.setRequestHandler("tools/list", () => ({ tools: toolsOf(session.surface) }));
   server.setRequestHandler("resources/templates/list", () => resourceTemplates());
   server.setRequestHandler("resources/list", (request) => listResources(session, request.params?.cursor));
   server.setRequestHandler("resources/read", (request) => readResource(session, request.params.uri));

@@ -31,16 +31,33 @@ function portalNamed(name: string): ToolDefinition {
   return definition;
 }
 
-let surfaceTools: Record<Exclude<SurfaceName, "portals">, ToolDefinition[]> | undefined;
+type FlatSurface = Exclude<SurfaceName, "portals">;
 
-/** Built on first use (the portal definitions are too). */
-function surfaceToolsOf(surface: Exclude<SurfaceName, "portals">): ToolDefinition[] {
-  surfaceTools ??= {
-    core: pick(CORE_TOOLS),
-    daily: [...pick(DAILY_TOOLS), portalNamed(DAILY_DOOR)],
-    full: pick(COMMANDS.map((command) => command.tool)),
-  };
-  return surfaceTools[surface];
+/** The commands a flat surface lists, by tool name, in listing order (`daily` adds its door portal after them). */
+function commandToolsOf(surface: FlatSurface): readonly string[] {
+  if (surface === "core") return CORE_TOOLS;
+  if (surface === "daily") return DAILY_TOOLS;
+  return COMMANDS.map((command) => command.tool);
+}
+
+/** Every tool name a flat surface lists: known without building a definition. */
+function toolNamesOf(surface: FlatSurface): string[] {
+  return [...commandToolsOf(surface), ...(surface === "daily" ? [DAILY_DOOR] : [])];
+}
+
+const surfaceTools = new Map<FlatSurface, ToolDefinition[]>();
+
+/**
+ * Built on the surface's first listing and kept: a connection pays only for its own toolset's
+ * definitions, and an isolate that lists nothing builds none (docs/benchmarks.md, "Startup").
+ */
+function surfaceToolsOf(surface: FlatSurface): ToolDefinition[] {
+  let tools = surfaceTools.get(surface);
+  if (!tools) {
+    tools = [...pick(commandToolsOf(surface)), ...(surface === "daily" ? [portalNamed(DAILY_DOOR)] : [])];
+    surfaceTools.set(surface, tools);
+  }
+  return tools;
 }
 
 export function isSurfaceName(value: string): value is SurfaceName {
@@ -57,7 +74,7 @@ const connections = new Map<SurfaceName, Omit<Connection, "lock">>();
 export function connectionOf(surface: SurfaceName, lock: string | undefined): Connection {
   let base = connections.get(surface);
   if (!base) {
-    const tools = surface === "full" ? "all" : surface === "portals" ? [] : toolsOf(surface).map((tool) => tool.name);
+    const tools = surface === "full" ? "all" : surface === "portals" ? [] : toolNamesOf(surface);
     base = { form: surface === "portals" ? "portal" : "flat", tools };
     connections.set(surface, base);
   }

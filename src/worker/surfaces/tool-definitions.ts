@@ -1,7 +1,10 @@
 /**
- * MCP tool definitions derived from the command registry, computed once per isolate: JSON Schema
- * from zod (input as the client sends it, output as the server returns it) and all four annotations
- * set explicitly. A request only picks the precomputed list of its surface.
+ * MCP tool definitions derived from the command registry: JSON Schema from zod (input as the client
+ * sends it, output as the server returns it) and all four annotations set explicitly. Each is built
+ * the first time it is asked for and kept for the isolate, not at module load: turning ~150 commands'
+ * zod schemas into JSON Schema took some 40 % of a new isolate's startup CPU, and most isolates list
+ * one small toolset or none (docs/benchmarks.md, "Startup"). A request only picks the kept list of its
+ * surface.
  *
  * The listed schemas are lean (`?toolset=full` lists every command, so each repeated keyword is paid
  * ~150 times; schema-compaction.ts): the input keeps its shape, enums, defaults and every description
@@ -121,6 +124,21 @@ export function toolDefinition(command: Command): ToolDefinition {
   };
 }
 
-export const TOOL_DEFINITIONS: ReadonlyMap<string, ToolDefinition> = new Map(
-  COMMANDS.map((command) => [command.tool, toolDefinition(command)]),
-);
+let commandsByTool: ReadonlyMap<string, Command> | undefined;
+const definitions = new Map<string, ToolDefinition>();
+
+/** A flat tool's definition by its tool name (undefined for any other name), built on first use. */
+function definitionOf(tool: string): ToolDefinition | undefined {
+  let definition = definitions.get(tool);
+  if (definition === undefined) {
+    commandsByTool ??= new Map(COMMANDS.map((command) => [command.tool, command]));
+    const command = commandsByTool.get(tool);
+    if (command === undefined) return undefined;
+    definition = toolDefinition(command);
+    definitions.set(tool, definition);
+  }
+  return definition;
+}
+
+/** The flat tools' definitions by tool name; each is built when first asked for, then the same object. */
+export const TOOL_DEFINITIONS: Pick<ReadonlyMap<string, ToolDefinition>, "get"> = { get: definitionOf };
