@@ -95,7 +95,8 @@ function runWrangler(cwd: string, args: string[]): Promise<string> {
 
 async function produce(file: string, cwd: string, args: string[]): Promise<void> {
   const output = await runWrangler(cwd, args);
-  if (!existsSync(file)) die(`wrangler ${args.slice(0, 2).join(" ")} wrote no ${file}:\n${output.trim()}`);
+  // Thrown, not exited: the caller's `finally` removes the working directory first.
+  if (!existsSync(file)) throw new Error(`wrangler ${args.slice(0, 2).join(" ")} wrote no ${file}:\n${output.trim()}`);
 }
 
 function median(values: number[]): number {
@@ -160,4 +161,8 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+try {
+  await main();
+} catch (error) {
+  die((error as Error).message);
+}
