@@ -321,6 +321,35 @@ describe("diff, merge and conflicts", () => {
     expect(validated.stats).toEqual({ nodes: 1, edges: 1 });
   });
 
+  it("validate pages its errors under a small budget without passing over any", async () => {
+    const workspace = "graph/dangling-many";
+    const count = 12;
+    const edges = (w: number) =>
+      Array.from({ length: count }, (_, i) => ({ op: "edge_upsert", from: `A${i}`, rel: "supports", to: "B", meta: { w } }));
+    const nodes = [...Array.from({ length: count }, (_, i) => node(`A${i}`, `a${i}`)), node("B", "b")];
+    await ok("graph_apply", { workspace, ops: [...nodes, ...edges(1)] });
+    await ok("branch_create", { workspace, name: "side" });
+    await ok("graph_apply", { workspace, branch: "side", ops: edges(2) });
+    await ok("graph_apply", { workspace, ops: [{ op: "node_delete", id: "B" }] });
+    const merged = await ok("graph_merge", { workspace, from: "side" });
+    for (const id of merged.conflict_ids) await ok("graph_conflict_resolve", { workspace, conflict_id: id, resolution: "use_from" });
+    const whole = await ok("graph_validate", { workspace });
+    expect(whole.errors).toHaveLength(count);
+
+    // At 800 characters a page shows a few errors; following next_cursor shows each one once, in order.
+    const seen: string[] = [];
+    let cursor: number | undefined;
+    for (let page = 0; page < count; page++) {
+      const answer = await ok("graph_validate", { workspace, max_chars: 800, ...(cursor === undefined ? {} : { cursor }) });
+      expect(answer.ok).toBe(false);
+      expect(answer.errors.length).toBeGreaterThan(0);
+      seen.push(...answer.errors.map((error: { edge: { from: string } }) => error.edge.from));
+      cursor = answer.next_cursor;
+      if (cursor === undefined) break;
+    }
+    expect(seen).toEqual(whole.errors.map((error: { edge: { from: string } }) => error.edge.from));
+  });
+
   it("merges only into the base, and refuses bad conflict ids", async () => {
     const workspace = "graph/merge-rules";
     await ok("branch_create", { workspace, name: "x" });

@@ -141,7 +141,24 @@ const validationErrorSchema = z.object({
   message: z.string(),
   edge: z.object({ from: z.string(), rel: z.string(), to: z.string() }),
   missing: z.array(z.string()),
+  seq: z.number().describe("The seq of the edge's version: cursor = seq continues with the edges checked after it."),
 });
+
+type ValidateAnswer = Record<string, unknown>;
+
+/**
+ * A budget that cut `errors` (found newest edge first, so cut from the end) moves `next_cursor` to the
+ * last error still shown: the next call checks the edges after it again, and no error found here is
+ * passed over. With none shown there is no cursor (the cut's warning names the budget that shows one).
+ */
+function repairValidatePage(payload: ValidateAnswer, original: ValidateAnswer): ValidateAnswer {
+  const errors = payload.errors;
+  const before = original.errors;
+  if (!Array.isArray(errors) || !Array.isArray(before) || errors.length === before.length) return payload;
+  const { next_cursor: _scanned, ...rest } = payload;
+  const last = (errors[errors.length - 1] as { seq?: unknown } | undefined)?.seq;
+  return { ...rest, ok: false, truncated: true, ...(typeof last === "number" ? { next_cursor: last } : {}) };
+}
 
 /** Edges checked per validate call: enough for large graphs, bounded so one call stays short. */
 const MAX_VALIDATE_EDGES = 20_000;
@@ -168,7 +185,7 @@ export const graphValidate = defineCommand({
     next_cursor: z.number().optional(),
     truncated: z.boolean(),
   },
-  budget: { lists: ["errors"], keep: ["code", "edge"] },
+  budget: { lists: ["errors"], keep: ["code", "edge", "seq"], trimFromEnd: true, repair: repairValidatePage },
   handler: (ctx, args) => {
     const scope = reasoningScope(ctx, args, "read");
     const branch = scope.branch;
@@ -199,6 +216,7 @@ export const graphValidate = defineCommand({
             message: `edge ${edge.from_id} -${edge.rel}-> ${edge.to_id} points at ${missing.join(" and ")}, which is not live`,
             edge: { from: edge.from_id ?? "", rel: edge.rel ?? "", to: edge.to_id ?? "" },
             missing,
+            seq: edge.seq,
           });
           if (errors.length >= args.max_errors) break;
         }
