@@ -9,7 +9,8 @@ import { defaultProjectOf, escapeAgentId, legacyDefaultProjectOf } from "../src/
 import { projectDirectory } from "../src/hosts/directory/directory-object";
 import { isValidWorkspaceName } from "../src/shared/names";
 import { DIRECTORY_NAME } from "../src/shared/workspace-summary";
-import { as, failure, ok } from "./helpers/mcp";
+import { isAgentId } from "../src/worker/team-tokens";
+import { as, failure, ok, rpc } from "./helpers/mcp";
 
 const directory = () => projectDirectory(env.DIRECTORY.getByName(DIRECTORY_NAME));
 const record = (title: string) => ({ type: "question", title, summary: "A default-project record.", body: "Body." });
@@ -79,9 +80,17 @@ describe("default projects through the endpoint", () => {
     const victimProject = (await ok("get_project", {}, victimToken)).id as string;
     expect(victimProject).toBe(defaultProjectOf(victim));
 
-    // Every spelling of the victim's derived name, old rule and new, as an agent id of its own.
-    for (const impostor of [impostorOf(victimProject), impostorOf(legacyDefaultProjectOf(victim))]) {
+    // Every spelling of the victim's derived name, old rule and new, as an agent id of its own. One that
+    // is no valid agent id (an escaped name starts with `_` or `-`) is refused at the door: a token's sub
+    // is checked whenever it is verified.
+    const impostors = [impostorOf(victimProject), impostorOf(legacyDefaultProjectOf(victim))];
+    expect(impostors.some((impostor) => !isAgentId(impostor))).toBe(true);
+    for (const impostor of impostors) {
       const attacker = await as(impostor);
+      if (!isAgentId(impostor)) {
+        expect((await rpc("tools/call", { name: "list_records", arguments: {} }, attacker)).status).toBe(401);
+        continue;
+      }
       expect(titles(await ok("list_records", {}, attacker))).toEqual([]);
       expect((await ok("get_project", {}, attacker)).id).not.toBe(victimProject);
       await ok("create_record", record(`written by ${impostor}`), attacker);
