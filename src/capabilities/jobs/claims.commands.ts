@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
 import { changeJob, quote } from "./job-changes";
+import { toJob } from "./job-views";
 import {
   artifactRefSchema,
   claimRevisionSchema,
@@ -22,7 +23,7 @@ import {
   MAX_CLAIM_TICKS,
   ttlTicksSchema,
 } from "./jobs.schema";
-import { currentTick, oldestQueued, requireJob, toJob } from "./jobs.store";
+import { currentTick, oldestQueued, requireJob } from "./jobs.store";
 import { claimHeld, claimLive, requireHolder, requireTransition } from "./lifecycle";
 
 export const jobsClaim = defineCommand({

@@ -7,8 +7,9 @@ import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
 import { type Pagination, tailPagination } from "../docs/paging";
+import { toItem, toJob } from "./job-views";
 import { JOB_REF, type Job, type JobEvent, type JobItem, MAX_JOB_EVENTS } from "./jobs.schema";
-import { currentTick, eventsOf, findEvent, requireJob, toItem, toJob } from "./jobs.store";
+import { currentTick, eventsOf, findEvent, requireJob } from "./jobs.store";
 
 export type JobRefView =
   | { kind: "job"; ref: string; job: Job; events: JobEvent[]; pagination: Pagination; now_tick: number }

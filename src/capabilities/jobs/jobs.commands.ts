@@ -16,6 +16,7 @@ import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_META_BYTES } from "../../shared
 import { paginationSchema } from "../docs/paging";
 import { createJob, quote } from "./job-changes";
 import { openJobRef, parseJobRef } from "./job-refs";
+import { toItem, toJob } from "./job-views";
 import {
   DEFAULT_JOB_EVENTS,
   DEFAULT_RADAR_ITEMS,
@@ -33,7 +34,7 @@ import {
   MAX_JOB_EVENTS,
   MAX_RADAR_ITEMS,
 } from "./jobs.schema";
-import { countByStatus, currentTick, listJobs, nextJobId, oldestQueued, runningJobs, toItem, toJob } from "./jobs.store";
+import { countByStatus, currentTick, listJobs, nextJobId, oldestQueued, runningJobs } from "./jobs.store";
 
 export const jobsCreate = defineCommand({
   name: "jobs.create",

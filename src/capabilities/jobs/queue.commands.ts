@@ -9,8 +9,9 @@ import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
 import { changeJob, NO_CLAIM, quote } from "./job-changes";
+import { toJob } from "./job-views";
 import { expectedRevisionSchema, jobAliases, jobIdSchema, jobLineSchema, jobWriteOutput } from "./jobs.schema";
-import { currentTick, type JobRow, requireJob, toJob } from "./jobs.store";
+import { currentTick, type JobRow, requireJob } from "./jobs.store";
 import { checkRevision, requireTransition, type TakenOver, type TakeoverAction, takeOver } from "./lifecycle";
 
 const queueInput = {
