@@ -7,6 +7,7 @@ import { defineCommand } from "../../commands/registry";
 import { sourcesOf } from "../../place/branches.store";
 import { reasoningScope } from "../../place/scope";
 import { MAX_LIST_LIMIT } from "../../shared/limits";
+import { topPageRepair } from "../../shared/top-page";
 import { branchArg } from "../docs/docs.schema";
 import { pagination, paginationSchema, repairPagination } from "../docs/paging";
 import {
@@ -144,22 +145,6 @@ const validationErrorSchema = z.object({
   seq: z.number().describe("The seq of the edge's version: cursor = seq continues with the edges checked after it."),
 });
 
-type ValidateAnswer = Record<string, unknown>;
-
-/**
- * A budget that cut `errors` (found newest edge first, so cut from the end) moves `next_cursor` to the
- * last error still shown: the next call checks the edges after it again, and no error found here is
- * passed over. With none shown there is no cursor (the cut's warning names the budget that shows one).
- */
-function repairValidatePage(payload: ValidateAnswer, original: ValidateAnswer): ValidateAnswer {
-  const errors = payload.errors;
-  const before = original.errors;
-  if (!Array.isArray(errors) || !Array.isArray(before) || errors.length === before.length) return payload;
-  const { next_cursor: _scanned, ...rest } = payload;
-  const last = (errors[errors.length - 1] as { seq?: unknown } | undefined)?.seq;
-  return { ...rest, ok: false, truncated: true, ...(typeof last === "number" ? { next_cursor: last } : {}) };
-}
-
 /** Edges checked per validate call: enough for large graphs, bounded so one call stays short. */
 const MAX_VALIDATE_EDGES = 20_000;
 const VALIDATE_ROUND = 500;
@@ -185,7 +170,13 @@ export const graphValidate = defineCommand({
     next_cursor: z.number().optional(),
     truncated: z.boolean(),
   },
-  budget: { lists: ["errors"], keep: ["code", "edge", "seq"], trimFromEnd: true, repair: repairValidatePage },
+  // Errors are found newest edge first: a cut keeps the first ones and continues after the last shown.
+  budget: {
+    lists: ["errors"],
+    keep: ["code", "edge", "seq"],
+    trimFromEnd: true,
+    repair: topPageRepair("errors", "seq", { hasMore: false }),
+  },
   handler: (ctx, args) => {
     const scope = reasoningScope(ctx, args, "read");
     const branch = scope.branch;
