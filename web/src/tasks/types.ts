@@ -1,0 +1,96 @@
+/**
+ * What the task board reads and how it reaches the server and moves between targets. The board is
+ * drawn by the viewer and by the MCP App alike, so it knows neither `/api` nor the host: each gives
+ * it a `Reader` (one read command, answered with the command's payload) and a `BoardNavigation`.
+ */
+import type { Child } from "../dom";
+
+/** The read commands the board makes, and nothing else. */
+export type BoardCommand = "tasks.context" | "tasks.resume_super" | "open" | "system.status";
+
+/** Runs one read command with its own arguments and answers its payload, or throws. */
+export type Reader = <T>(command: BoardCommand, args: Record<string, unknown>) => Promise<T>;
+
+export interface ReasoningRef {
+  branch: string;
+  notes_doc: string;
+  trace_doc: string;
+  graph_doc: string;
+}
+
+/** How a person moves from the board to another plan or task, and to a branch's reasoning. */
+export interface BoardNavigation {
+  /** An element that opens a plan or task when clicked: a hash link in the viewer, a button in the app. */
+  openLink(id: string, label: string): HTMLElement;
+  /** Links to the reasoning trace and graph of a branch; none where the surface has no such views. */
+  reasoningLinks(ref: ReasoningRef): Child[];
+}
+
+/** Runs a load a click started; a failure shows in `status`, next to the control, and the board stays. */
+export type ClickGuard = (status: HTMLElement, load: () => Promise<void>) => Promise<void>;
+
+export interface Entity {
+  id: string;
+  kind: "plan" | "task";
+  title: string;
+  status: string;
+  plan_id?: string;
+  priority?: string;
+  revision?: number;
+}
+
+export interface ContextPage {
+  counts: { plans: number; tasks: number };
+  plans: Entity[];
+  tasks: Entity[];
+  plans_pagination: { has_more: boolean; next_cursor?: string };
+  tasks_pagination: { has_more: boolean; next_cursor?: string };
+}
+
+export interface Lease {
+  holder: string;
+  expires_tick: number;
+  acquired_tick?: number;
+}
+
+export interface StepSummary {
+  id: string;
+  path: string;
+  title: string;
+  completed: boolean;
+  blocked: boolean;
+}
+
+export interface StepDetail extends StepSummary {
+  checkpoints: Record<string, boolean>;
+  proof_modes?: Record<string, string>;
+  success_criteria: string[];
+  tests: string[];
+  blockers: string[];
+}
+
+/** One step as `open STEP-…` gives it: the step and its live lease. */
+export interface OpenedStep {
+  step: StepDetail;
+  lease: Lease | null;
+}
+
+/** A call an agent could make next, as the server suggests it. */
+export interface SuggestedCall {
+  tool: string;
+  args?: unknown;
+  purpose?: string;
+}
+
+export interface Resume {
+  target: Entity & { description?: string; contract?: string; tags?: string[] };
+  radar: { now: string; why: string; verify: string[]; next: string[]; blockers: string[] };
+  steps: StepSummary[];
+  timeline?: { events: { event_id: string; tick: number; ts_ms: number; type: string; path?: string }[] };
+  capsule?: {
+    where?: Record<string, unknown>;
+    why?: string[];
+    next?: { action?: SuggestedCall; backup?: SuggestedCall };
+  };
+  reasoning_ref?: ReasoningRef;
+}
