@@ -18,7 +18,7 @@ const CAPABILITY_RANKS = [
   { rank: 3, why: "what points into the graph and the logs: anchors, step traces", names: ["anchors", "trace"] },
   { rank: 4, why: "reasoning: thinking cards and their views", names: ["think"] },
   { rank: 5, why: "work built on reasoning: knowledge, tasks, export and import, projects", names: ["knowledge", "tasks", "workspace", "projects"] },
-  { rank: 6, why: "readers across everything: open, system", names: ["open", "system"] },
+  { rank: 6, why: "readers across everything: open, system, visualize", names: ["open", "system", "visualize"] },
 ];
 
 const CAPABILITIES_DIR = path.join(__dirname, "src", "capabilities");

@@ -52,6 +52,8 @@ export default defineConfig({
           testTimeout: 30_000,
           // Pending workspace alarms run before each file ends, not during its teardown (see the file).
           setupFiles: ["test/helpers/settle-alarms.ts"],
+          // The Worker bundles the MCP App's document (web/dist-app/app.html): built once, before any file.
+          globalSetup: ["test/helpers/build-app.ts"],
           sequence: { groupOrder: 0 },
         },
       },

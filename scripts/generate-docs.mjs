@@ -1,5 +1,5 @@
 // Writes docs/commands.md from the command catalog: `npm run docs`.
-// The catalog is TypeScript that imports SQL migrations as text, so it is bundled with esbuild (the
+// The catalog is TypeScript that imports SQL migrations (and the Worker the app's HTML) as text, so it is bundled with esbuild (the
 // same loader rule wrangler applies) into a temporary module, imported, and rendered with the
 // toolsets of the Worker's surfaces. test/catalog.test.ts fails while the committed file is stale.
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -38,7 +38,7 @@ try {
     platform: "node",
     format: "esm",
     target: "node20",
-    loader: { ".sql": "text" },
+    loader: { ".sql": "text", ".html": "text" },
     outfile,
     logLevel: "warning",
   });

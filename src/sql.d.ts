@@ -14,3 +14,10 @@ declare module "*.toml?raw" {
   const text: string;
   export default text;
 }
+
+// The MCP App's document, built by `npm run build:web` (web/app.vite.config.ts), bundled as text
+// (wrangler's default Text rule for **/*.html).
+declare module "*.html" {
+  const text: string;
+  export default text;
+}

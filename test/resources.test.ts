@@ -53,7 +53,7 @@ async function seeded(workspace: string) {
 }
 
 describe("resource templates", () => {
-  it("name one template per ref kind, under the branchmind:// scheme", async () => {
+  it("name one template per ref kind, under the branchmind:// scheme, then the app's document", async () => {
     const answer = await call("resources/templates/list", {});
     const templates = answer.result?.resourceTemplates as { uriTemplate: string; name: string; mimeType: string }[];
     expect(templates.map((template) => template.name)).toEqual([
@@ -67,8 +67,10 @@ describe("resource templates", () => {
       "code",
       "record",
       "record_version",
+      "app",
     ]);
-    for (const template of templates) {
+    expect(templates.at(-1)).toMatchObject({ uriTemplate: "ui://branchmind/app", mimeType: "text/html;profile=mcp-app" });
+    for (const template of templates.slice(0, -1)) {
       expect(template.uriTemplate.startsWith("branchmind://{workspace}/")).toBe(true);
       expect(template.mimeType).toBe("application/json");
     }

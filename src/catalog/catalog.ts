@@ -27,6 +27,7 @@ import { ANCHOR_NOTE_COMMANDS, IDEA_BRANCH_COMMANDS, THINK_COMMANDS } from "../c
 import { TRACE_COMMANDS } from "../capabilities/trace/trace.catalog";
 import { NOTES_COMMANDS, VCS_COMMANDS } from "../capabilities/vcs/vcs.catalog";
 import { deleteBranchRefs } from "../capabilities/vcs/vcs.store";
+import { VISUALIZE_COMMANDS } from "../capabilities/visualize/visualize.catalog";
 import { RESTORE_GUARD } from "../capabilities/workspace/restore-state";
 import { WORKSPACE_COMMANDS } from "../capabilities/workspace/workspace.catalog";
 import type { Command } from "../commands/registry";
@@ -51,6 +52,7 @@ export const COMMANDS: readonly Command[] = [
   ...TRACE_COMMANDS,
   ...WORKSPACE_COMMANDS,
   ...OPEN_COMMANDS,
+  ...VISUALIZE_COMMANDS,
   ...PROJECT_COMMANDS,
   ...PROJECT_OVERVIEW_COMMANDS,
   ...RECORD_COMMANDS,

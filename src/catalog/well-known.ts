@@ -1,7 +1,7 @@
 /**
  * The commands the server's own machinery names: the front door's suggestions and fallbacks (where you
  * are, the workflow, a command's schema, the command list), a project's bootstrap, the resources'
- * workspace listing, the projects listing, and the examples its messages give. They are named once, here in the catalog seam, so that src/worker/ and
+ * workspace listing, the projects listing, the tool that opens the app, and the examples its messages give. They are named once, here in the catalog seam, so that src/worker/ and
  * src/hosts/ name no command; each must be in the catalog (checked on first use).
  */
 
@@ -29,6 +29,8 @@ export const WELL_KNOWN = {
   notesCommit: "vcs.notes.commit",
   /** The task snapshot, whose `delta` keeps a baseline: the example of a read that stores bookkeeping. */
   snapshot: "tasks.snapshot",
+  /** What the MCP App needs to start: the tool a host renders the app for (docs/app.md). */
+  visualize: "visualize",
 } as const;
 
 export type WellKnownRole = keyof typeof WELL_KNOWN;

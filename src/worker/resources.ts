@@ -4,8 +4,9 @@
  * `catalog/resource-refs.ts`). A read runs that command for the caller exactly as a tool call would
  * (roles, the URL's lock, lanes, the portal budget), so a resource shows nothing it would not. The
  * list is paged by workspace: on a locked URL the locked one, on `/mcp` each workspace the token
- * grants, one per page, in name order. The server is stateless: no subscriptions and no change
- * notifications.
+ * grants, one per page, in name order. The MCP App's document (`ui://branchmind/app`, app-resource.ts)
+ * is listed first on the first page and named among the templates. The server is stateless: no
+ * subscriptions and no change notifications.
  */
 import {
   type ListResourcesResult,
@@ -23,6 +24,7 @@ import type { Command } from "../commands/registry";
 import type { AppError } from "../shared/errors";
 import { renderTextBlock } from "../shared/json";
 import type { Result } from "../shared/result";
+import { appResource, appTemplate, isAppResource, readAppResource } from "./app-resource";
 import { type CallSession, callCommand } from "./call-command";
 
 /** Longest cursor accepted: a workspace name (the one the next page starts after). */
@@ -42,12 +44,15 @@ function invalidParams(message: string, error?: AppError, uri?: string): Protoco
 
 export function resourceTemplates(): ListResourceTemplatesResult {
   return {
-    resourceTemplates: REF_TEMPLATES.map((template) => ({
-      uriTemplate: template.uriTemplate,
-      name: template.name,
-      description: template.description,
-      mimeType: RESOURCE_MIME_TYPE,
-    })),
+    resourceTemplates: [
+      ...REF_TEMPLATES.map((template) => ({
+        uriTemplate: template.uriTemplate,
+        name: template.name,
+        description: template.description,
+        mimeType: RESOURCE_MIME_TYPE,
+      })),
+      appTemplate(),
+    ],
   };
 }
 
@@ -80,22 +85,28 @@ export async function listResources(session: CallSession, cursor: string | undef
   if (cursor !== undefined && (cursor === "" || cursor.length > MAX_CURSOR_CHARS)) throw invalidParams("Invalid cursor.");
   if (session.lock !== undefined) {
     if (cursor !== undefined) throw invalidParams("Invalid cursor: a locked connection lists one page.");
-    return { resources: await attachableIn(session, session.lock) };
+    return { resources: [appResource(), ...(await attachableIn(session, session.lock))] };
   }
   const page = await callCommand(session, wellKnown("workspaceList"), { limit: 1, ...(cursor === undefined ? {} : { cursor }) });
   if (!page.ok) throw invalidParams(page.error.message, page.error);
   const workspaces = (page.value.workspaces as { name: string }[] | undefined) ?? [];
   const pagination = page.value.pagination as { next_cursor?: string } | undefined;
-  const resources = workspaces[0] === undefined ? [] : await attachableIn(session, workspaces[0].name);
+  const attachable = workspaces[0] === undefined ? [] : await attachableIn(session, workspaces[0].name);
+  const resources = cursor === undefined ? [appResource(), ...attachable] : attachable;
   return { resources, ...(pagination?.next_cursor === undefined ? {} : { nextCursor: pagination.next_cursor }) };
 }
 
 /** The open command on the URI's ref in the URI's workspace, as the caller, under the portal budget. */
 export async function readResource(session: CallSession, uri: string): Promise<ReadResourceResult> {
+  if (isAppResource(uri)) return readAppResource();
   const parsed = parseResourceUri(uri);
   if (parsed === undefined) {
     const shown = uri.slice(0, MAX_CURSOR_CHARS);
-    throw invalidParams(`Resource not found: ${shown} is not a branchmind://<workspace>/<ref> URI.`, undefined, shown);
+    throw invalidParams(
+      `Resource not found: ${shown} is not a branchmind://<workspace>/<ref> URI (nor the app, ui://branchmind/app).`,
+      undefined,
+      shown,
+    );
   }
   const result: Result<Record<string, unknown>> = await callCommand(session, commandNamed(OPEN_COMMAND), {
     workspace: parsed.workspace,

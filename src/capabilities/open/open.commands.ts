@@ -73,6 +73,10 @@ const OPEN_OUTPUT = {
   task: z.object({ id: z.string(), title: z.string(), status: z.string() }).optional(),
   step: stepSchema.optional(),
   lease: leaseSchema.nullable().optional(),
+  missing_proof: z
+    .array(z.string())
+    .optional()
+    .describe("Step: the checkpoints its close still needs confirmed (criteria, tests; security, perf, docs when required or proved)."),
   // anchor
   anchor: z.string().optional(),
   slug: z.string().optional(),

@@ -22,6 +22,7 @@ import { laneOf, laneOfMeta, mayWriteLane } from "../graph/lanes";
 import { KNOWLEDGE_ID_PREFIX } from "../knowledge/card-format";
 import { KB_BRANCH, KB_GRAPH_DOC } from "../knowledge/knowledge.model";
 import { liveLease } from "../tasks/leases.store";
+import { missingCheckpoints, proofSummary } from "../tasks/proof";
 import { resumeView } from "../tasks/resume-view";
 import { toStep } from "../tasks/steps.store";
 import { entryAtSeq, taskOfStep } from "./open.store";
@@ -220,6 +221,7 @@ export function openStep(ctx: CommandContext, id: string) {
     task: { id: task.id, title: task.title, status: task.status },
     step: toStep(step),
     lease: lease ? { holder: lease.holder, expires_tick: lease.expires_tick } : null,
+    missing_proof: step.completed === 1 ? [] : missingCheckpoints(step, proofSummary(ctx.db, step)),
     truncated: false,
   };
 }

@@ -34,6 +34,8 @@ export interface ToolDefinition {
     idempotentHint?: boolean;
     openWorldHint: boolean;
   };
+  /** The tool that opens the MCP App carries the app's resource here (`ui.resourceUri`: app-resource.ts). */
+  _meta?: Record<string, unknown>;
 }
 
 /** What every read answer keeps however small its budget: the budget report. */

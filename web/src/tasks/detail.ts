@@ -1,6 +1,7 @@
 /**
  * One plan or task on the board (`task-detail`): where it sits (its plan, and a plan's tasks), its
- * radar and capsule, its steps with checkpoints, missing proof and leases, and recent task events.
+ * radar and capsule, its steps with checkpoints, missing proof and leases, its recent notes and task
+ * events.
  * It reads `tasks.resume_super`, `system.status` (the tick now) and `open` for each step.
  */
 import { badge, type Child, el, table } from "../dom";
@@ -75,6 +76,25 @@ function recentEvents(resume: Resume): HTMLElement | null {
   );
 }
 
+/** Longest note text shown in the table: a note is read whole with `open <doc>@<seq>`. */
+const MAX_NOTE_CHARS = 300;
+
+/** The target's recent notes, newest first, as text (what agents wrote is never markup). */
+function recentNotes(resume: Resume): HTMLElement | null {
+  const notes = resume.memory?.notes ?? [];
+  if (notes.length === 0) return null;
+  const shown = (text: string) => (text.length > MAX_NOTE_CHARS ? `${text.slice(0, MAX_NOTE_CHARS - 1)}…` : text);
+  return el(
+    "section",
+    { class: "notes", testid: "notes" },
+    el("h4", {}, `Recent notes (${notes.length})`),
+    table(
+      ["Seq", "By", "Note", "Time"],
+      notes.map((note) => [String(note.seq), note.agent_id, shown([note.title, note.content].filter(Boolean).join(" — ")), time(note.ts)]),
+    ),
+  );
+}
+
 /** Reads plan or task `id` and draws it; answers the drawing, which the caller puts in place. */
 export async function renderDetail(sources: DetailSources, id: string): Promise<HTMLElement> {
   const [resume, status] = await Promise.all([
@@ -97,6 +117,7 @@ export async function renderDetail(sources: DetailSources, id: string): Promise<
       ? el("p", { class: "muted" }, target.kind === "plan" ? "Plans have tasks, not steps." : "No steps.")
       : stepsTable(resume.steps, details, status.tick),
     el("p", { class: "muted" }, `Workspace tick now: ${status.tick}. Leases expire on this tick clock, not on wall time.`),
+    recentNotes(resume),
     recentEvents(resume),
   );
 }

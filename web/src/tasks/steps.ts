@@ -18,9 +18,12 @@ export async function readStepDetails(read: Reader, steps: StepSummary[]): Promi
     const batch = await Promise.all(
       wanted
         .slice(start, start + STEP_BATCH)
-        .map((step) => read<{ step: StepDetail; lease?: OpenedStep["lease"] }>("open", { id: step.id })),
+        .map((step) => read<{ step: StepDetail; lease?: OpenedStep["lease"]; missing_proof?: string[] }>("open", { id: step.id })),
     );
-    for (const opened of batch) details.set(opened.step.id, { step: opened.step, lease: opened.lease ?? null });
+    for (const opened of batch) {
+      const { step, lease, missing_proof } = opened;
+      details.set(step.id, { step, lease: lease ?? null, ...(missing_proof === undefined ? {} : { missing_proof }) });
+    }
   }
   return details;
 }
@@ -45,9 +48,9 @@ function checkpointCells(step: StepDetail | undefined): HTMLElement {
   );
 }
 
-function missingProofCell(step: StepDetail | undefined): HTMLElement {
-  if (!step) return el("span", { class: "muted", testid: "missing-proof" }, "not read");
-  const words = missingProofInWords(step);
+function missingProofCell(detail: OpenedStep | undefined): HTMLElement {
+  if (!detail) return el("span", { class: "muted", testid: "missing-proof" }, "not read");
+  const words = missingProofInWords(detail.missing_proof);
   return el("span", { class: words === "none" ? "proof-met" : "proof-missing", testid: "missing-proof" }, words);
 }
 
@@ -66,7 +69,7 @@ export function stepsTable(steps: StepSummary[], details: Map<string, OpenedStep
       step.title,
       badge(state, `status-${state}`),
       checkpointCells(detail?.step),
-      missingProofCell(detail?.step),
+      missingProofCell(detail),
       lease ? el("span", { testid: "lease-holder" }, lease.holder) : el("span", { class: "muted" }, "no lease"),
       lease
         ? el("span", { testid: "lease-expiry" }, `tick ${lease.expires_tick} (${Math.max(0, lease.expires_tick - nowTick)} ticks left)`)

@@ -73,6 +73,8 @@ export interface StepDetail extends StepSummary {
 export interface OpenedStep {
   step: StepDetail;
   lease: Lease | null;
+  /** The checkpoints the step's close still needs, as the server's gate counts them (absent from older servers). */
+  missing_proof?: string[];
 }
 
 /** A call an agent could make next, as the server suggests it. */
@@ -93,4 +95,15 @@ export interface Resume {
     next?: { action?: SuggestedCall; backup?: SuggestedCall };
   };
   reasoning_ref?: ReasoningRef;
+  /** The target's notes, newest first (the resume view's memory). */
+  memory?: { notes: NoteEntry[] };
+}
+
+/** A note of the target's notes document, as the resume view shows it. */
+export interface NoteEntry {
+  seq: number;
+  ts: string;
+  agent_id: string;
+  title?: string;
+  content?: string;
 }

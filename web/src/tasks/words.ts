@@ -3,7 +3,7 @@
  * it is for, and which tool an agent would call), and the proof a step still misses. A person reads
  * prose and tables here, never JSON. Pure functions, no DOM.
  */
-import type { StepDetail, SuggestedCall } from "./types";
+import type { SuggestedCall } from "./types";
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -54,23 +54,12 @@ export function callInWords(call: SuggestedCall): string {
   return `agents call ${call.tool}${command ? ` · ${command}` : ""}`;
 }
 
-/** Checkpoints every step must have confirmed before it closes. */
-const ALWAYS_REQUIRED = ["criteria", "tests"] as const;
-/** Checkpoints a step must have confirmed when their proof mode is `require`. */
-const REQUIRED_ON_DEMAND = ["security", "perf", "docs"] as const;
-
 /**
- * The required checkpoints a step has not confirmed: criteria and tests always, security, perf and
- * docs when their proof mode is `require`. (The server also requires one that already carries proof;
- * `open` does not say which do, so such a checkpoint shows only once its mode asks for it.)
+ * The proof a step's close still needs, as a person reads it: "criteria, tests", "none", or "unknown"
+ * when the answer did not say. `open STEP-…` counts it with the server's own close gate (criteria and
+ * tests always; security, perf and docs when their mode requires them or they already carry proof).
  */
-export function missingProof(step: Pick<StepDetail, "checkpoints" | "proof_modes">): string[] {
-  const required = [...ALWAYS_REQUIRED, ...REQUIRED_ON_DEMAND.filter((name) => step.proof_modes?.[name] === "require")];
-  return required.filter((name) => step.checkpoints[name] !== true);
-}
-
-/** The missing proof as a person reads it: "criteria, tests", or "none". */
-export function missingProofInWords(step: Pick<StepDetail, "checkpoints" | "proof_modes">): string {
-  const missing = missingProof(step);
+export function missingProofInWords(missing: readonly string[] | undefined): string {
+  if (missing === undefined) return "unknown";
   return missing.length === 0 ? "none" : missing.join(", ");
 }
