@@ -3,6 +3,7 @@
  * refused or expired token shows its reason and no data), and draws the route's view. Views are
  * read-only: they only call `read` (docs/viewer.md).
  */
+import "./base.css";
 import "./styles.css";
 import { ApiError, fetchSession, type Session } from "./api";
 import { parseRoute, type Route, type WorkspaceView } from "./router";

@@ -3,6 +3,7 @@
  * until the host hands over the `visualize` result, then draws the task board, reading only through
  * the host's tool calls. It follows the host's theme. It never fetches and never holds a token.
  */
+import "../base.css";
 import "./app.css";
 import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
 import { noticeView, showToolResult, waitingView } from "./page";
