@@ -1,6 +1,6 @@
 // The MCP App through the real endpoint (docs/app.md): the tool that opens it is listed on `portals` and
 // `full` with the app's resource in `_meta.ui.resourceUri` (and not on `core` or `daily`), the default
-// listing keeps room for the ready queue's op, the `ui://` resource is listed, named among the templates
+// listing stays within its ceiling, the `ui://` resource is listed, named among the templates
 // and read as one self-contained HTML document under its size cap, and `visualize` answers what the app
 // needs to start. Every read it hands the app works as given, with the app's own arguments added beside
 // `budget_profile`, on every toolset that lists it and on a locked URL.
@@ -9,9 +9,6 @@ import { APP_MIME_TYPE, APP_RESOURCE_URI, MAX_APP_BYTES } from "../src/worker/ap
 import { MAX_PORTAL_LISTING_CHARS } from "../src/worker/surfaces/portal-definitions";
 import { as, callTool, ok, type RpcOptions, rpc } from "./helpers/mcp";
 import { planWithTask } from "./helpers/tasks-fixtures";
-
-/** What the ready queue's golden op (a later issue) may add to the default listing. */
-const READY_OP_ROOM = 100;
 
 interface ListedTool {
   name: string;
@@ -55,14 +52,14 @@ function withArgs(read: Read, extra: Record<string, unknown>): { name: string; a
 }
 
 describe("the tool that opens the app", () => {
-  it("is listed on portals and full with the app's resource, not on core or daily, and the default listing keeps room", async () => {
+  it("is listed on portals and full with the app's resource, not on core or daily, and the default listing stays within its ceiling", async () => {
     const portals = await listing("portals");
     const opener = portals.result.tools.at(-1);
     expect(opener?.name).toBe("visualize");
     expect(opener?._meta?.ui?.resourceUri).toBe(APP_RESOURCE_URI);
     expect(opener?.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(Object.keys(opener?.inputSchema.properties ?? {})).toEqual(["what", "workspace", "target"]);
-    expect(portals.text.length).toBeLessThanOrEqual(MAX_PORTAL_LISTING_CHARS - READY_OP_ROOM);
+    expect(portals.text.length).toBeLessThanOrEqual(MAX_PORTAL_LISTING_CHARS);
     const full = await listing("full");
     expect(full.result.tools.find((tool) => tool.name === "visualize")?._meta?.ui?.resourceUri).toBe(APP_RESOURCE_URI);
     expect(full.result.tools.filter((tool) => tool._meta !== undefined).map((tool) => tool.name)).toEqual(["visualize"]);

@@ -50,6 +50,9 @@ async function seed(workspace: string): Promise<void> {
   );
   await ok("tasks_decompose", { ...w, task: task.id, parent_path: "s:0", steps: [{ title: "Measure" }] }, alice);
   await ok("tasks_step_lease_claim", { ...w, task: task.id, path: "s:0" }, alice);
+  // A task that waits on another (task_dependencies), and the first taken (task_claims).
+  await ok("tasks_create", { ...w, parent: plan.id, title: "Ship it", blocked_by: [task.id], steps: [{ title: "Release" }] }, alice);
+  await ok("tasks_take", { ...w, task: task.id }, alice);
   await ok("tasks_evidence_capture", { ...w, task: task.id, path: "s:1", checks: ["CMD: npm test"] }, alice);
   await ok("tasks_focus_set", { ...w, target: task.id }, alice);
   await ok("tasks_snapshot", { ...w, delta: true }, alice);
@@ -126,6 +129,9 @@ async function sampleReads(workspace: string): Promise<unknown> {
       search: await ok("search_records", { ...w, query: "cache" }, alice),
       history: await ok("get_record_history", { ...w, id: "R002" }, alice),
       radar: await ok("tasks_radar", w, alice),
+      // What makes a task ready is rebuilt by the restore: the same queue, for the holder and for another.
+      ready: await ok("tasks_ready", w, alice),
+      ready_bob: await ok("tasks_ready", w, bob),
       jobs: await ok("jobs_list", w, alice),
       recall: await ok("knowledge_recall", { ...w, anchor: "a:storage" }, alice),
       anchors: await ok("anchors_list", w, alice),
@@ -149,7 +155,7 @@ describe("workspace export and restore", () => {
     const lines = linesOf(pages);
     const header = JSON.parse(lines[0] as string);
     const sourceStatus = await ok("status", { workspace: source });
-    expect(header).toMatchObject({ n: 0, format: "branchmind-workspace-export", version: 1, schema_version: 20, workspace: source });
+    expect(header).toMatchObject({ n: 0, format: "branchmind-workspace-export", version: 1, schema_version: 21, workspace: source });
     expect(header.clocks).toMatchObject({ tick: sourceStatus.tick, seq: expect.any(Number) });
     const trailer = JSON.parse(lines[lines.length - 1] as string);
     expect(trailer).toMatchObject({ n: lines.length - 1, end: true, lines: lines.length, clocks: header.clocks });

@@ -145,7 +145,7 @@ describe("the envelope", () => {
 });
 
 describe("status and the next-action engine", () => {
-  it("follows the work: a plan in an empty workspace, then take up the newest, then the focus's next move — and the actions run as given", async () => {
+  it("follows the work: a plan in an empty workspace, then take it up, then the focus's next move, then a ready task for a newcomer — and the actions run as given", async () => {
     const workspace = "portals/next";
     const bob = { ...PORTALS, ...(await as("bob-next")) };
     const before = await portal("status", { workspace }, bob);
@@ -186,10 +186,10 @@ describe("status and the next-action engine", () => {
     const next = await portal("tasks", { workspace, op: "execute.next" }, bob);
     const now = await portal("status", { workspace }, bob);
     expect(next.next).toEqual(now.capsule.next);
-    // Another agent has no focus: it is told to take up the task bob works on.
+    // Another agent has no focus: bob has not taken the task (tasks.take), so it is ready, and offered to carol with the take.
     const carol = await portal("status", { workspace }, await as("carol-next"));
     expect(carol.capsule.where).toMatchObject({ focus: null, target: { id: started.task_id } });
-    expect(carol.capsule.next.action).toMatchObject({ args: { cmd: "tasks.focus.set", args: { target: started.task_id } } });
+    expect(carol.capsule.next.action).toMatchObject({ args: { cmd: "tasks.take", args: { task: started.task_id } } });
   });
 });
 

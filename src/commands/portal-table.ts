@@ -78,6 +78,7 @@ export const PORTAL_TABLE: Portal[] = [
       "evidence.capture": "tasks.evidence_capture",
       "step.close": "tasks.close_step",
       snapshot: "tasks.snapshot",
+      ready: "tasks.ready",
     },
     readOnly: false,
   },

@@ -51,6 +51,9 @@ export const ERROR_CODES = [
   "IDEMPOTENCY_KEY_REUSED",
   "JOB_CLAIM_HELD",
   "JOB_NOT_CLAIMED",
+  "TASK_TAKEN",
+  "TASK_NOT_READY",
+  "TASK_CLAIM_NOT_HELD",
   "SESSION_REQUIRED",
   // export and restore (docs/export.md)
   "EXPORT_STALE",

@@ -19,6 +19,7 @@ import graphTerms from "../../migrations/0017_graph_terms.sql";
 import stepLeasesByHolder from "../../migrations/0018_step_leases_by_holder.sql";
 import graphTermsOpenTags from "../../migrations/0019_graph_terms_open_tags.sql";
 import jobsQueueByAddressee from "../../migrations/0020_jobs_queue_by_addressee.sql";
+import taskDependencies from "../../migrations/0021_task_dependencies.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
@@ -42,4 +43,5 @@ export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 18, name: "step_leases_by_holder", sql: stepLeasesByHolder, keepsTables: true },
   { id: 19, name: "graph_terms_open_tags", sql: graphTermsOpenTags, keepsTables: true },
   { id: 20, name: "jobs_queue_by_addressee", sql: jobsQueueByAddressee, keepsTables: true },
+  { id: 21, name: "task_dependencies", sql: taskDependencies },
 ];

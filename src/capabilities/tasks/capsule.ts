@@ -22,6 +22,7 @@ import { type EntityRow, findEntity, orderedSteps, type StepRow } from "../../pl
 import { fill, type Suggestion, suggest } from "../../shared/suggestion";
 import { type LeaseRow, liveLease } from "./leases.store";
 import { proofMode, proofSummary, requiredCheckpoints } from "./proof";
+import { readyWork, waitingWork } from "./ready-work";
 import { mostRecentlyActive } from "./task-events.store";
 import { PROOF_CHECKPOINTS } from "./tasks.schema";
 import { tasksOfPlan } from "./tasks.store";
@@ -153,9 +154,10 @@ function landingWhy(landing: ReturnType<typeof landingOf>, focus: string): strin
 /**
  * The moves of a portal capsule, best first, by the order docs/portals.md states ("What waits"): an
  * open graph conflict in the checkout's graph; a stale Record-Sync session of the caller's; the
- * focus's next move; with no focus, the plan or task whose step the caller holds, else the one worked
- * on most recently (any agent's); then the caller's open session, what the engine finds in the
- * checkout, a queued job; in a workspace with none of these, create a plan.
+ * focus's next move; with no focus, the plan or task whose step the caller holds, else the first ready
+ * task (take it), else what the first waiting tasks wait for, else the one worked on most recently (any
+ * agent's); then the caller's open session, what the engine finds in the checkout, a queued job; in a
+ * workspace with none of these, create a plan.
  */
 function movesOf(
   ctx: CommandContext,
@@ -185,12 +187,17 @@ function movesOf(
     const leased = lease === undefined ? undefined : findEntity(ctx.db, lease.task);
     // A lease left on a finished task is no work to take up.
     const held = leased && OPEN_STATUSES.has(leased.status) ? lease : undefined;
-    const activeId = held?.task ?? mostRecentlyActive(ctx.db);
+    // Without a held step: the first ready task, else what the waiting tasks wait for, else (no task
+    // ready or waiting: a plan without tasks, tasks all taken) the plan or task worked on most recently.
+    const queued = held ? undefined : (readyWork(ctx, short) ?? waitingWork(ctx));
+    const activeId = held?.task ?? queued?.entity.id ?? mostRecentlyActive(ctx.db);
     const active = activeId === undefined ? undefined : findEntity(ctx.db, activeId);
     if (active) {
       const stand = standing(ctx, active);
       step = stepFocusOf(stand.stepFocus, stand.lease);
-      moves.push(takeUpMove(ctx, active, step, held));
+      moves.push(
+        queued ? { why: [queued.why], next: { action: queued.action, backup: queued.backup } } : takeUpMove(ctx, active, step, held),
+      );
     }
     target = active;
     const later = [...(session && !session.stale ? [session] : []), engineFinding(ctx), queuedJob(ctx)];

@@ -8,6 +8,7 @@ import type { ProofMode } from "../../place/target.schema";
 import { type EntityRow, orderedSteps, type StepRow } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
+import { endClaimOnFinish } from "./claims";
 import { emitEvent, projectEntity, projectIntoPlan } from "./ingest";
 import { insertSteps, writeStep } from "./steps.store";
 import type { NewStep, ProofCheckpoint, TaskEvent } from "./tasks.schema";
@@ -52,7 +53,10 @@ export function createEntity(
   return { entity, steps, events };
 }
 
-/** Sets a final or parked status (DONE needs every step of a task completed), emits task_completed. */
+/**
+ * Sets a final or parked status (DONE needs every step of a task completed), emits task_completed. A
+ * finished task's claim ends, and `made_ready` names the tasks that waited on it and are ready now.
+ */
 export function finishEntity(ctx: CommandContext, entity: EntityRow, status: "DONE" | "PARKED" | "CANCELED", parkedUntil: number | null) {
   if (status === "DONE" && entity.kind === "task") {
     const open = orderedSteps(ctx.db, entity.id).filter((step) => step.completed === 0);
@@ -73,5 +77,5 @@ export function finishEntity(ctx: CommandContext, entity: EntityRow, status: "DO
     summary: `status ${next.status}`,
   });
   projectEntity(ctx, next);
-  return { next, event };
+  return { next, event, made_ready: endClaimOnFinish(ctx, next) };
 }

@@ -6,7 +6,8 @@
  *    the event id (a unique index makes a second ingestion of the same event a no-op);
  * 3. updates the graph projection in `<ID>-graph` on the same branch: `task:<ID>` and `step:<STEP>`
  *    nodes, `contains` edges (plan → task, task → step, step → sub-step), tombstones on delete. A
- *    projected key is written only when its state differs, so projecting again changes nothing.
+ *    projected key is written only when its state differs, so projecting again changes nothing. A
+ *    dependency is a `blocks` edge in the waiting task's plan's graph (`projectDependency`).
  */
 import type { CommandContext } from "../../commands/context";
 import type { Branch } from "../../place/branches.store";
@@ -18,6 +19,7 @@ import { edgeKey } from "../graph/graph.schema";
 import { fieldsOf, lookupVersion, type VersionFields, writeVersion } from "../graph/graph.store";
 import { edgesTouching } from "../graph/graph-edges.store";
 import { sameState } from "../graph/merge";
+import { plansWaitingOn } from "./readiness.store";
 import type { TaskEvent } from "./tasks.schema";
 
 export interface NewTaskEvent {
@@ -136,8 +138,14 @@ function parentNodeOf(task: EntityRow, step: StepRow): string {
 export function projectEntity(ctx: CommandContext, entity: EntityRow, steps: StepRow[] = []): number {
   const target = projectionOf(ctx, entity.id);
   let written = project(target, entityNode(entity)) ? 1 : 0;
-  // The plan's graph holds a copy of each of its tasks' nodes: keep its title and status current.
+  // The plan's graph holds a copy of each of its tasks' nodes: keep its title and status current, and
+  // so do the graphs of other plans whose tasks wait on this one (projectDependency).
   if (entity.plan_id !== null && project(projectionOf(ctx, entity.plan_id), entityNode(entity))) written++;
+  if (entity.kind === "task") {
+    for (const plan of plansWaitingOn(ctx.db, entity.id, entity.plan_id ?? "")) {
+      if (project(projectionOf(ctx, plan), entityNode(entity))) written++;
+    }
+  }
   for (const step of steps) {
     if (project(target, stepNode(step))) written++;
     if (project(target, containsEdge(parentNodeOf(entity, step), stepNodeId(step.id)))) written++;
@@ -182,4 +190,18 @@ export function tombstoneEntity(ctx: CommandContext, entity: EntityRow, steps: S
   tombstoneSteps(ctx, entity, steps);
   tombstoneNode(projectionOf(ctx, entity.id), entityNode(entity));
   if (entity.plan_id !== null) tombstoneNode(projectionOf(ctx, entity.plan_id), entityNode(entity));
+}
+
+/**
+ * A dependency in the graph: edge `blocks` from the blocker's node to the waiting task's node, in the
+ * waiting task's plan's graph doc (which holds a node of each of its tasks). A blocker of another plan
+ * gets its node there too; `projectEntity` keeps such copies current (`plansWaitingOn`).
+ */
+export function projectDependency(ctx: CommandContext, task: EntityRow, blocker: EntityRow, deleted = false): void {
+  if (task.plan_id === null) return;
+  const target = projectionOf(ctx, task.plan_id);
+  if (!deleted && blocker.plan_id !== task.plan_id) project(target, entityNode(blocker));
+  const from = entityNodeId(blocker.id);
+  const to = entityNodeId(task.id);
+  project(target, { kind: "edge", key: edgeKey(from, "blocks", to), from_id: from, rel: "blocks", to_id: to, deleted });
 }

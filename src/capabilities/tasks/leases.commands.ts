@@ -24,6 +24,7 @@ import {
   nowTick,
   writeLease,
 } from "./leases.store";
+import { claimOf, taskTaken } from "./readiness.store";
 import { eventSchema } from "./tasks.schema";
 import { updateEntity } from "./tasks.store";
 
@@ -118,6 +119,9 @@ export const tasksStepLeaseClaim = defineCommand({
   output: leaseOutput,
   handler: (ctx, args) => {
     const call = leaseCall(ctx, args, "tasks_step_lease_claim");
+    // A task another agent has taken is theirs, step by step: force does not override a claim.
+    const claim = claimOf(ctx.db, call.task.id);
+    if (claim !== undefined && claim.holder !== ctx.principal.agent_id) taskTaken(claim, nowTick(ctx.db));
     const current = liveLease(ctx.db, call.step.id);
     if (current?.holder === ctx.principal.agent_id) {
       return { task: call.task.id, step_id: call.step.id, now_tick: nowTick(ctx.db), lease: shown(current, call.step), events: [] };

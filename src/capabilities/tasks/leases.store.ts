@@ -9,6 +9,7 @@ import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
 import { read } from "../../storage/clocks";
 import type { Db } from "../../storage/db";
+import { claimOf, taskTaken } from "./readiness.store";
 
 /**
  * Default lease length in ticks (journaled operations of the workspace). A workspace under a heavy
@@ -74,10 +75,15 @@ export function leaseHeld(lease: LeaseRow, now: number): never {
   );
 }
 
-/** Refuses a mutation of `step` (or of a step under it) while another agent holds a live lease on it. */
+/**
+ * Refuses a mutation of `step` (or of a step under it) while another agent holds a live lease on it,
+ * or has taken its task (`tasks_take`: the claim covers every step until it ends).
+ */
 export function requireLeaseFree(ctx: CommandContext, step: StepRow): void {
   const lease = liveLease(ctx.db, step.id);
   if (lease && lease.holder !== ctx.principal.agent_id) leaseHeld(lease, nowTick(ctx.db));
+  const claim = claimOf(ctx.db, step.task_id);
+  if (claim !== undefined && claim.holder !== ctx.principal.agent_id) taskTaken(claim, nowTick(ctx.db));
 }
 
 /** The live lease the agent holds that expires last (ties: the lowest step id), through the holder index (migration 0018). */

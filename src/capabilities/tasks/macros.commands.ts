@@ -18,7 +18,18 @@ import { requireLeaseFree } from "./leases.store";
 import { closeCheckpointsSchema, closeStep } from "./step-close";
 import { toStep } from "./steps.store";
 import { overrideSchema } from "./strict";
-import { entitySchema, eventSchema, longText, PRIORITIES, stepSchema, type TaskEvent, tagsSchema, titleSchema } from "./tasks.schema";
+import {
+  entitySchema,
+  eventSchema,
+  longText,
+  madeReady,
+  madeReadySchema,
+  PRIORITIES,
+  stepSchema,
+  type TaskEvent,
+  tagsSchema,
+  titleSchema,
+} from "./tasks.schema";
 import { findPlanByTitle, toEntity } from "./tasks.store";
 import { checklistContract, findTemplate, type PlanTemplate, type TaskTemplate, TEMPLATES } from "./templates";
 
@@ -140,6 +151,7 @@ const progressOutput = {
   next_step: stepSchema.nullable(),
   remaining: z.number(),
   events: z.array(eventSchema),
+  made_ready: madeReadySchema,
 };
 
 export const tasksMacroCloseStep = defineCommand({
@@ -159,8 +171,8 @@ export const tasksMacroCloseStep = defineCommand({
         ctx.warn({ code: "ALREADY_DONE", message: `${task.id} is already DONE.`, recovery: "Start the next task with tasks_macro_start." });
         return { task: task.id, status: task.status, closed: null, next_step: null, remaining: 0, events: [] };
       }
-      const { next, event } = finishEntity(ctx, task, "DONE", null);
-      return { task: next.id, status: next.status, closed: null, next_step: null, remaining: 0, events: [event] };
+      const { next, event, made_ready } = finishEntity(ctx, task, "DONE", null);
+      return { task: next.id, status: next.status, closed: null, next_step: null, remaining: 0, events: [event], ...madeReady(made_ready) };
     }
     requireLeaseFree(ctx, step);
     const closed = closeStep(ctx, { task, step }, args.checkpoints, args.override);
@@ -192,7 +204,13 @@ export const tasksMacroFinish = defineCommand({
       .max(16 * 1024)
       .optional(),
   },
-  output: { task: z.string(), status: z.string(), note_seq: z.number().optional(), events: z.array(eventSchema) },
+  output: {
+    task: z.string(),
+    status: z.string(),
+    note_seq: z.number().optional(),
+    events: z.array(eventSchema),
+    made_ready: madeReadySchema,
+  },
   handler: (ctx, args) => {
     const task = resolveTask(ctx, args, "tasks_macro_finish");
     if (task.status === "DONE") {
@@ -203,14 +221,14 @@ export const tasksMacroFinish = defineCommand({
       });
       return { task: task.id, status: task.status, events: [] };
     }
-    const { next, event } = finishEntity(ctx, task, "DONE", null);
-    if (args.final_note === undefined) return { task: next.id, status: next.status, events: [event] };
+    const { next, event, made_ready } = finishEntity(ctx, task, "DONE", null);
+    if (args.final_note === undefined) return { task: next.id, status: next.status, events: [event], ...madeReady(made_ready) };
     const note = writeNote(ctx, canonicalBranch(ctx, task.id), {
       doc: reasoningRef(task.id).notes_doc,
       content: args.final_note,
       meta: { source: "tasks_macro_finish", task_id: task.id, event_id: event.event_id },
     });
-    return { task: next.id, status: next.status, note_seq: note.seq, events: [event] };
+    return { task: next.id, status: next.status, note_seq: note.seq, events: [event], ...madeReady(made_ready) };
   },
 });
 

@@ -1,10 +1,12 @@
 /** The tasks capability's commands, in catalog order. */
 
+import { tasksDependencyAdd, tasksDependencyRemove } from "./dependencies.commands";
 import { tasksDiagnostics, tasksLint } from "./diagnostics.commands";
 import { tasksEvidenceCapture } from "./evidence.commands";
 import { tasksExecuteNext } from "./execute-next.commands";
 import { tasksStepLeaseClaim, tasksStepLeaseGet, tasksStepLeaseRelease, tasksStepLeaseRenew } from "./leases.commands";
 import { tasksMacroCloseStep, tasksMacroFinish, tasksMacroStart, tasksTemplatesList } from "./macros.commands";
+import { tasksClaimRelease, tasksClaimRenew, tasksReady, tasksTake } from "./ready.commands";
 import { tasksResumeSuper } from "./resume.commands";
 import { tasksSnapshot } from "./snapshot.commands";
 import {
@@ -33,6 +35,8 @@ export const TASK_COMMANDS = [
   tasksBlock,
   tasksComplete,
   tasksDelete,
+  tasksDependencyAdd,
+  tasksDependencyRemove,
   tasksEvidenceCapture,
   tasksStepLeaseClaim,
   tasksStepLeaseRenew,
@@ -41,6 +45,10 @@ export const TASK_COMMANDS = [
   tasksFocusSet,
   tasksFocusGet,
   tasksFocusClear,
+  tasksReady,
+  tasksTake,
+  tasksClaimRenew,
+  tasksClaimRelease,
   tasksRadar,
   tasksContext,
   tasksDelta,

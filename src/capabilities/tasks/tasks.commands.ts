@@ -11,9 +11,11 @@ import { explicitTarget, reasoningRef, resolveStep, resolveTarget } from "../../
 import { requireEntity, stepsOf } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import { normalizeTags } from "../graph/graph.schema";
+import { addBlockers, blockedByArg, blockerSchema, forgetDeletedTask, setBlockers } from "./dependencies";
 import { createEntity, finishEntity } from "./entity-writes";
 import { emitEvent, projectEntity, tombstoneEntity, tombstoneSteps } from "./ingest";
 import { requireLeaseFree } from "./leases.store";
+import { blockersOf } from "./readiness.store";
 import { deleteStepTree, deleteTask, subtreeOf, toStep } from "./steps.store";
 import {
   entitySchema,
@@ -21,6 +23,8 @@ import {
   expectedRevision,
   longText,
   MAX_NEW_STEPS,
+  madeReady,
+  madeReadySchema,
   newStepSchema,
   PRIORITIES,
   stepSchema,
@@ -54,6 +58,7 @@ export const tasksCreate = defineCommand({
       .optional()
       .describe("strict: steps close only with a tested hypothesis and a counter-argument (or an override)."),
     steps: z.array(newStepSchema).max(MAX_NEW_STEPS).optional().describe("Tasks only."),
+    blocked_by: blockedByArg.optional(),
   },
   output: {
     id: z.string(),
@@ -61,6 +66,7 @@ export const tasksCreate = defineCommand({
     revision: z.number(),
     entity: entitySchema,
     steps: z.array(stepSchema),
+    blocked_by: z.array(blockerSchema).optional().describe("What the task waits for (when blocked_by was given)."),
     reasoning_ref: reasoningRefSchema,
     events: eventsOutput,
   },
@@ -76,13 +82,13 @@ export const tasksCreate = defineCommand({
         },
       );
     }
-    if (kind === "plan" && (args.parent !== undefined || args.steps !== undefined)) {
+    if (kind === "plan" && (args.parent !== undefined || args.steps !== undefined || args.blocked_by !== undefined)) {
       fail(
         "INVALID_INPUT",
-        "A plan has no parent and no steps.",
-        "Drop parent and steps, or create a task (kind: task, parent: PLAN-###).",
+        "A plan has no parent, no steps and waits for nothing.",
+        "Drop parent, steps and blocked_by, or create a task (kind: task, parent: PLAN-###).",
         {
-          fields: ["parent", "steps"],
+          fields: ["parent", "steps", "blocked_by"],
         },
       );
     }
@@ -90,14 +96,16 @@ export const tasksCreate = defineCommand({
     if (plan && plan.kind !== "plan")
       fail("INVALID_INPUT", `${plan.id} is a task; a task's parent is a plan.`, "Pass a PLAN-### parent.", { parent: plan.id });
     const { entity, steps, events } = createEntity(ctx, { ...args, kind, plan_id: plan?.id ?? null }, plan, args.steps ?? []);
+    const waits = args.blocked_by === undefined ? [] : addBlockers(ctx, entity, args.blocked_by);
     return {
       id: entity.id,
       qualified_id: `${ctx.workspace}:${entity.id}`,
       revision: entity.revision,
       entity: toEntity(entity),
       steps: steps.map(toStep),
+      ...(args.blocked_by === undefined ? {} : { blocked_by: blockersOf(ctx.db, entity.id) }),
       reasoning_ref: reasoningRef(entity.id),
-      events,
+      events: [...events, ...waits],
     };
   },
 });
@@ -121,8 +129,15 @@ export const tasksEdit = defineCommand({
     tags: tagsSchema.optional(),
     status: z.enum(["TODO", "ACTIVE"]).optional(),
     reasoning_mode: z.enum(["normal", "strict"]).optional(),
+    blocked_by: blockedByArg.optional().describe("Tasks only: exactly what the task waits for from now on ([] waits for nothing)."),
   },
-  output: { id: z.string(), revision: z.number(), entity: entitySchema, events: eventsOutput },
+  output: {
+    id: z.string(),
+    revision: z.number(),
+    entity: entitySchema,
+    blocked_by: z.array(blockerSchema).optional().describe("What the task waits for (when blocked_by was given)."),
+    events: eventsOutput,
+  },
   handler: (ctx, args) => {
     const entity = resolveTarget(ctx, args, "tasks_edit");
     checkRevision(entity, args.expected_revision);
@@ -139,10 +154,13 @@ export const tasksEdit = defineCommand({
     }
     if (args.reasoning_mode !== undefined) changes.reasoning_mode = args.reasoning_mode;
     // Reported by argument name (tags, not the column tags_json).
-    const fields = (["title", "description", "context", "contract", "priority", "tags", "status", "reasoning_mode"] as const).filter(
-      (name) => args[name] !== undefined,
-    );
-    requireChanges(fields, ["title", "description", "context", "contract", "priority", "tags", "status", "reasoning_mode"]);
+    const editable = ["title", "description", "context", "contract", "priority", "tags", "status", "reasoning_mode", "blocked_by"] as const;
+    const fields = editable.filter((name) => args[name] !== undefined);
+    requireChanges(fields, [...editable]);
+    if (args.blocked_by !== undefined && entity.kind !== "task")
+      fail("INVALID_INPUT", `${entity.id} is a plan; only tasks wait for tasks.`, "Drop blocked_by, or edit a task.", {
+        field: "blocked_by",
+      });
     const next = updateEntity(ctx, entity, changes);
     const event = emitEvent(ctx, next, {
       type: next.kind === "plan" ? "plan_updated" : "task_edited",
@@ -150,7 +168,14 @@ export const tasksEdit = defineCommand({
       summary: `changed ${fields.join(", ")}`,
     });
     projectEntity(ctx, next);
-    return { id: next.id, revision: next.revision, entity: toEntity(next), events: [event] };
+    const waits = args.blocked_by === undefined ? [] : setBlockers(ctx, next, args.blocked_by);
+    return {
+      id: next.id,
+      revision: next.revision,
+      entity: toEntity(next),
+      ...(args.blocked_by === undefined ? {} : { blocked_by: blockersOf(ctx.db, next.id) }),
+      events: [event, ...waits],
+    };
   },
 });
 
@@ -172,7 +197,7 @@ export const tasksComplete = defineCommand({
     parked_for_s: z.number().int().positive().max(PARK_MAX_SECONDS).optional(),
     parked_until_ms: z.number().int().positive().optional(),
   },
-  output: { id: z.string(), revision: z.number(), entity: entitySchema, events: eventsOutput },
+  output: { id: z.string(), revision: z.number(), entity: entitySchema, events: eventsOutput, made_ready: madeReadySchema },
   handler: (ctx, args) => {
     const entity = resolveTarget(ctx, args, "tasks_complete");
     checkRevision(entity, args.expected_revision);
@@ -192,8 +217,8 @@ export const tasksComplete = defineCommand({
         fields: ["parked_for_s", "parked_until_ms"],
       });
     const parkedUntil = args.parked_for_s !== undefined ? ctx.nowMs + args.parked_for_s * 1000 : (args.parked_until_ms ?? null);
-    const { next, event } = finishEntity(ctx, entity, args.status, parkedUntil);
-    return { id: next.id, revision: next.revision, entity: toEntity(next), events: [event] };
+    const { next, event, made_ready } = finishEntity(ctx, entity, args.status, parkedUntil);
+    return { id: next.id, revision: next.revision, entity: toEntity(next), events: [event], ...madeReady(made_ready) };
   },
 });
 
@@ -242,7 +267,9 @@ export const tasksDelete = defineCommand({
     }
     const events: TaskEvent[] = [];
     for (const row of doomed) for (const step of stepsOf(ctx.db, row.id)) requireLeaseFree(ctx, step);
+    const deleting = new Set(doomed.map((row) => row.id));
     for (const row of doomed) {
+      if (row.kind === "task") events.push(...forgetDeletedTask(ctx, row, deleting));
       const steps = deleteTask(ctx.db, row.id);
       events.push(
         emitEvent(ctx, row, {

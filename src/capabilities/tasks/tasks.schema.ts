@@ -94,3 +94,13 @@ export const eventSchema = z.object({
   payload: z.record(z.string(), z.unknown()),
 });
 export type TaskEvent = z.infer<typeof eventSchema>;
+
+/** What finishing a task released: the tasks that waited on it and are ready now (docs/tasks.md). */
+export const madeReadySchema = z
+  .array(z.string())
+  .optional()
+  .describe("Tasks that waited on this one and are ready now (given when there are any).");
+
+export function madeReady(ids: readonly string[]): { made_ready?: string[] } {
+  return ids.length === 0 ? {} : { made_ready: [...ids] };
+}

@@ -51,6 +51,8 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { name: "task_proofs", order: ["id"] },
   { name: "focus", order: ["agent_id"] },
   { name: "step_leases", order: ["step_id"] },
+  { name: "task_dependencies", order: ["task_id", "blocker_id"] },
+  { name: "task_claims", order: ["task_id"] },
   { name: "snapshot_baselines", order: ["agent_id", "target_id"] },
   { name: "jobs", order: BY_NUMBERED_ID },
   { name: "job_events", order: ["job_id", "seq"] },
@@ -75,6 +77,8 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   records_fts: "the full-text index (and FTS5's shadow tables) is rebuilt from `records` as its rows are restored",
   graph_node_text:
     "the trigram index of node versions (and FTS5's shadow tables) is rebuilt from `graph_versions` as its rows are restored",
+  task_readiness:
+    "what makes a task ready is derived: its triggers rebuild it from `tasks`, `steps`, `task_dependencies` and `task_claims` as their rows are restored",
   graph_terms:
     "the term index of node versions is derived: its triggers rebuild it from `branches` and `graph_versions` as their rows are restored",
 };

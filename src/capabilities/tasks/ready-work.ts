@@ -1,0 +1,72 @@
+/**
+ * The ready queue in the HUD (docs/portals.md "What waits"): for a caller with no focus, the first
+ * ready task, offered with a `tasks_take` call (a caller whose role cannot write is shown the ready
+ * list instead); when nothing is ready, one line saying what the first waiting tasks wait for. Each is
+ * found with one range of the ready or waiting index. Read-only.
+ */
+import { type CommandContext, ROLE_RANK } from "../../commands/context";
+import { type EntityRow, findEntity } from "../../place/targets.store";
+import { type Suggestion, suggest } from "../../shared/suggestion";
+import { clip } from "../../shared/text";
+import { blockersOf, firstWaiting, readyPage } from "./readiness.store";
+
+/** The longest "nothing is ready" line: one line of `why`. */
+const MAX_WAITING_LINE = 200;
+/** Waiting tasks the line names at most. */
+const WAITING_NAMED = 3;
+
+export interface ReadyWork {
+  entity: EntityRow;
+  why: string;
+  action: Suggestion;
+  backup: Suggestion;
+}
+
+export interface WaitingTask {
+  id: string;
+  title: string;
+  /** Its unfinished blockers, as `TASK-001 (ACTIVE)`. */
+  waits_for: string[];
+}
+
+/** The first `limit` waiting tasks, each with the unfinished tasks it waits for. */
+export function waitingTasks(ctx: CommandContext, limit: number): WaitingTask[] {
+  return firstWaiting(ctx.db, limit).flatMap((id) => {
+    const entity = findEntity(ctx.db, id);
+    if (entity === undefined) return [];
+    const waits = blockersOf(ctx.db, id).filter((blocker) => !blocker.finished);
+    return [{ id, title: entity.title, waits_for: waits.map((blocker) => `${blocker.id} (${blocker.status})`) }];
+  });
+}
+
+/** The first task ready for the caller, as the move to make. */
+export function readyWork(ctx: CommandContext, short: (text: string) => string): ReadyWork | undefined {
+  const row = readyPage(ctx.db, ctx.principal.agent_id, undefined, undefined, 1)[0];
+  const entity = row === undefined ? undefined : findEntity(ctx.db, row.task_id);
+  if (entity === undefined) return undefined;
+  const mayWrite = ROLE_RANK[ctx.principal.role] >= ROLE_RANK.write;
+  return {
+    entity,
+    why: `no focus; ${entity.id} (task, ${entity.status}, ${entity.priority}) is ready: ${short(entity.title)}`,
+    action: mayWrite
+      ? suggest("tasks.take", { task: entity.id }, `Take ${entity.id}: claim it, focus it and lease its first open step`)
+      : suggest("tasks.ready", {}, "See the tasks ready to start"),
+    backup: suggest("open", { id: entity.id }, `Read ${entity.id} first`),
+  };
+}
+
+/** With nothing ready: what the first waiting tasks wait for, in one line, and the first blocker to look at. */
+export function waitingWork(ctx: CommandContext): ReadyWork | undefined {
+  const waiting = waitingTasks(ctx, WAITING_NAMED);
+  const first = waiting[0];
+  const entity = first === undefined ? undefined : findEntity(ctx.db, first.id);
+  if (first === undefined || entity === undefined) return undefined;
+  const line = `nothing is ready: ${waiting.map((task) => `${task.id} waits for ${task.waits_for.join(", ")}`).join("; ")}`;
+  const blocker = first.waits_for[0]?.split(" ")[0] ?? first.id;
+  return {
+    entity,
+    why: clip(line, MAX_WAITING_LINE),
+    action: suggest("open", { id: blocker }, `See ${blocker}, which ${first.id} waits for`),
+    backup: suggest("tasks.ready", {}, "See what is ready, and what waits on what"),
+  };
+}
