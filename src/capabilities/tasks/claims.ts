@@ -8,10 +8,11 @@ import type { CommandContext } from "../../commands/context";
 import { setFocus } from "../../place/focus.store";
 import { firstOpenStep } from "../../place/targets";
 import { type EntityRow, orderedSteps, type StepRow } from "../../place/targets.store";
-import { emitEvent } from "./ingest";
+import { emitEvent, projectEntity } from "./ingest";
 import { type LeaseRow, leaseHeld, liveLease, nowTick, writeLease } from "./leases.store";
 import { blockersOf, type ClaimRow, claimOf, deleteClaim, dependentsOf, FINISHED, nowReady, writeClaim } from "./readiness.store";
 import type { TaskEvent } from "./tasks.schema";
+import { updateEntity } from "./tasks.store";
 
 /** Tasks waiting on a finished one that its answer names at most (`made_ready`). */
 const MAX_MADE_READY = 20;
@@ -37,12 +38,21 @@ export interface Taken {
   events: TaskEvent[];
 }
 
-/** Claims `task` for the caller for `ticks`, sets the caller's focus on it and leases its first open step. */
-export function take(ctx: CommandContext, task: EntityRow, ticks: number): Taken {
+/**
+ * Claims `task` for the caller for `ticks` (a TODO task becomes ACTIVE), sets the caller's focus on it
+ * and leases its first open step.
+ */
+export function take(ctx: CommandContext, taken: EntityRow, ticks: number): Taken {
+  let task = taken;
   const step: StepRow | undefined = firstOpenStep(ctx.db, task.id);
   const held = step === undefined ? undefined : liveLease(ctx.db, step.id);
   if (held !== undefined && held.holder !== ctx.principal.agent_id) leaseHeld(held, nowTick(ctx.db));
   const previous = claimOf(ctx.db, task.id);
+  // Taken work is under way: a TODO task becomes ACTIVE (in its row and its graph nodes).
+  if (task.status === "TODO") {
+    task = updateEntity(ctx, task, { status: "ACTIVE" });
+    projectEntity(ctx, task);
+  }
   const event = emitEvent(ctx, task, {
     type: previous?.holder === ctx.principal.agent_id ? "task_claim_renewed" : "task_taken",
     payload: { holder: ctx.principal.agent_id, ticks, ...(step === undefined ? {} : { step_id: step.id }) },

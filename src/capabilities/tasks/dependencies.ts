@@ -40,10 +40,13 @@ function requireBlocker(ctx: CommandContext, task: EntityRow, id: string): Entit
   if (cycle !== undefined) {
     fail(
       "INVALID_INPUT",
-      `${task.id} cannot wait for ${blocker.id}: ${cycle.join(" waits for ")} would close a cycle.`,
+      `${task.id} cannot wait for ${blocker.id}: ${cycle.join(" waits for ")} would be a cycle.`,
       `Drop ${blocker.id} from blocked_by, or remove a dependency of the cycle first.`,
       { field: "blocked_by", cycle },
-      [suggest("tasks.dependency.remove", { task: cycle[0], blocked_by: [cycle[1]] }, "Break the cycle at its first link.")],
+      // The first link that exists already (cycle[0] → cycle[1] is the one asked for).
+      cycle.length > 2
+        ? [suggest("tasks.dependency.remove", { task: cycle[1], blocked_by: [cycle[2]] }, "Break the cycle at its first existing link.")]
+        : [],
     );
   }
   return blocker;

@@ -111,8 +111,8 @@ export function forgetTask(db: Db, taskId: string): string[] {
 }
 
 /**
- * The chain by which `blockerId` already waits (directly or through other tasks) on `taskId`, from
- * `blockerId` to `taskId`; undefined when adding "taskId waits for blockerId" makes no cycle. A
+ * The cycle "taskId waits for blockerId" would close, as `[taskId, blockerId, …, taskId]` (each waits
+ * for the next); undefined when it closes none. A
  * breadth-first search over blockers that visits each task once, so it is bounded by the workspace's
  * task count.
  */
@@ -130,9 +130,10 @@ export function cycleThrough(db: Db, taskId: string, blockerId: string): string[
       if (cameFrom.has(row.blocker_id)) continue;
       cameFrom.set(row.blocker_id, row.task_id);
       if (row.blocker_id === taskId) {
+        // taskId, then blockerId and the tasks by which it waits, back to taskId.
         const chain = [taskId];
         for (let at = cameFrom.get(taskId); at !== null && at !== undefined; at = cameFrom.get(at)) chain.unshift(at);
-        return chain;
+        return [taskId, ...chain];
       }
       next.push(row.blocker_id);
     }
