@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: latency of the MCP endpoint against a local `wrangler dev` (workerd + SQLite
- * Durable Objects), at several store sizes, in eight suites (`--suites notes,common,graph,packs,portals,records,answers,cards`,
+ * Durable Objects), at several store sizes, in nine suites (`--suites notes,common,graph,packs,portals,records,answers,cards,ready`,
  * all by default).
  *
  * Notes: for each size it seeds a fresh workspace through the bulk path (`workspace_import`): most
@@ -61,13 +61,18 @@
  * `context_pack`, `tasks_snapshot` and `graph_query` by type, against a target of 1.5 ms above the
  * floor and 1.2× growth (see `bench/cards-*.ts`).
  *
+ * Ready: 10 plans of 1,000 tasks and 20,000 dependencies, restored through `workspace_import {jsonl}`
+ * twice, with a normal queue's claims and with every workable task taken by other agents; it walks both
+ * queues against the model, then samples `tasks_ready` and `tasks_ready {plan}` in both layouts in the
+ * same rounds, each against its own workspace's `ping` (target ≤ 1.3; see `bench/ready-*.ts`).
+ *
  * It prints medians, p95s, each median's ratio to the floor and each op's growth from the smallest to
  * the largest size, and writes the results as JSON to `bench-results/`. Targets are reported, not
  * asserted (but the packs suite's budget targets are also checks of every answer). The server runs a snapshot of the project copied at start (so edits during a run cannot
  * restart it) with its state in a fresh temp dir; both are removed at the end. Network traffic goes
  * only to 127.0.0.1.
  *
- *   npm run bench -- [--suites notes,common,graph,packs,portals,records] [--sizes 1000,10000,100000] [--depths 1,10,30]
+ *   npm run bench -- [--suites notes,common,graph,packs,portals,records,answers,cards,ready] [--sizes 1000,10000,100000] [--depths 1,10,30]
  *                    [--graph-sizes 10000,100000] [--pack-sizes 100000] [--record-sizes 50000] [--card-sizes 1000,100000]
  *                    [--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10] [--compare-root DIR]
  *
@@ -100,6 +105,9 @@ import { runPacksSuite } from "./bench/packs-suite.ts";
 import { portalsOpSet } from "./bench/portals-measure.ts";
 import { pairResults, portalsJson, portalsLines, portalsTargetLines } from "./bench/portals-report.ts";
 import { runPortalsSuite } from "./bench/portals-suite.ts";
+import { readyOpSet } from "./bench/ready-measure.ts";
+import { readyJson, readyLines, readyMisses, readyTargetLines } from "./bench/ready-report.ts";
+import { runReadySuite } from "./bench/ready-suite.ts";
 import { recordsOpSet } from "./bench/records-measure.ts";
 import { recordsJson, recordsLines, recordsTargetLines } from "./bench/records-report.ts";
 import { runRecordsSuite } from "./bench/records-suite.ts";
@@ -186,6 +194,7 @@ async function main(options: Options): Promise<number> {
     ? await runAnswersSuite({ now: client, before: (await before())?.client }, options)
     : undefined;
   const cards = options.suites.includes("cards") ? await runCardsSuite(clientOf, client, options, lines) : undefined;
+  const ready = options.suites.includes("ready") ? await runReadySuite(client, options, lines) : undefined;
 
   machine.load_average_start = loadAtStart;
   machine.load_average_end = loadAverage();
@@ -250,6 +259,14 @@ async function main(options: Options): Promise<number> {
     targets.push(...cardsTargetLines(misses, growth));
     cardsSection = cardsJson(options, cardsSet, cards, growth, misses);
   }
+  let readySection = null;
+  if (ready !== undefined) {
+    const readySet = readyOpSet();
+    const misses = readyMisses(readySet, ready);
+    out.push(...readyLines(ready, readySet));
+    targets.push(...readyTargetLines(misses));
+    readySection = readyJson(readySet, ready, misses);
+  }
   console.log([...out, "", ...targets].join("\n"));
 
   const finishedAt = new Date();
@@ -270,6 +287,7 @@ async function main(options: Options): Promise<number> {
     common: commonSection,
     answers: answers === undefined ? null : answersJson(answers),
     cards: cardsSection,
+    ready: readySection,
   });
   console.log(`Results written to ${writeJsonReport(ROOT, startedAt, report)}`);
   return 0;

@@ -164,11 +164,12 @@ const cell = (value: number | null): string => (value === null ? "—" : value.t
 export function objectTimeLines<Op extends string>(set: OpSet<Op>, results: readonly TimedSize<Op>[], unit: string): string[] {
   const timed = results.filter((result) => result.object_time !== undefined);
   if (timed.length === 0) return [];
+  const width = Math.max(24, ...set.ops.map((op) => set.labels[op].length + 2));
   const out = [
     "Where the time goes, ms per call: client median | Worker mean (MCP handler start to answer) | object mean (inside the",
     "workspace object); the server's clocks step by 1 ms, so its figures are means over the samples",
-    `${padEnd("op", 24)}${timed.map((r) => pad(`${fmtInt(r.size)} ${unit}`, 24)).join("")}`,
-    `${padEnd("", 24)}${timed.map(() => `${pad("client", 8)}${pad("worker", 8)}${pad("object", 8)}`).join("")}`,
+    `${padEnd("op", width)}${timed.map((r) => pad(`${fmtInt(r.size)} ${unit}`, 24)).join("")}`,
+    `${padEnd("", width)}${timed.map(() => `${pad("client", 8)}${pad("worker", 8)}${pad("object", 8)}`).join("")}`,
   ];
   for (const op of set.ops) {
     if (set.reference.includes(op)) continue;
@@ -176,7 +177,7 @@ export function objectTimeLines<Op extends string>(set: OpSet<Op>, results: read
       const time = r.object_time?.[op];
       return `${pad(r.ops[op].median_ms.toFixed(2), 8)}${pad(cell(time?.worker_mean_ms ?? null), 8)}${pad(cell(time?.object_mean_ms ?? null), 8)}`;
     });
-    out.push(`${padEnd(set.labels[op], 24)}${cells.join("")}`);
+    out.push(`${padEnd(set.labels[op], width)}${cells.join("")}`);
   }
   return out;
 }

@@ -2,8 +2,7 @@
  * The benchmark's verdicts and shared report pieces: the targets (ratio to the floor, growth from the
  * smallest to the largest size) for any suite's op set, the latency and growth tables, the notes
  * suite's seeding table, and the JSON file in `bench-results/`. Targets are reported, never asserted:
- * a miss changes the text, not the exit code. The graph, packs, portals and records suites' own pieces
- * are in `graph-report.ts`, `packs-report.ts`, `portals-report.ts` and `records-report.ts`.
+ * a miss changes the text, not the exit code. The other suites' own pieces are in their `*-report.ts`.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -195,6 +194,8 @@ export interface RunRecord {
   answers: Json | null;
   /** The cards suite's section (`cardsJson`), or null when it did not run. */
   cards: Json | null;
+  /** The ready suite's section (`readyJson`), or null when it did not run. */
+  ready: Json | null;
 }
 
 /** The JSON document of a run (its field order is the file format: keep it stable; new fields go last). */
@@ -234,6 +235,7 @@ export function jsonReport(run: RunRecord): Json {
     common: run.common,
     answers: run.answers,
     cards: run.cards,
+    ready: run.ready,
   };
 }
 
