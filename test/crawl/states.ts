@@ -41,6 +41,15 @@ async function write(name: string, args: Record<string, unknown>, who = OWNER): 
 
 const node = (id: string, title: string) => ({ op: "node_upsert", id, type: "hypothesis", title });
 
+/** A plan whose third task waits for the first two (TASK-003 blocked_by TASK-001, TASK-002), each with two steps. */
+async function waitingPlan(workspace: string): Promise<void> {
+  await write("tasks_create", { workspace, title: "Ship the importer" });
+  const steps = [{ title: "Write it" }, { title: "Test it" }];
+  await write("tasks_create", { workspace, parent: "PLAN-001", title: "Parser", steps });
+  await write("tasks_create", { workspace, parent: "PLAN-001", title: "Writer", steps });
+  await write("tasks_create", { workspace, parent: "PLAN-001", title: "Release", steps, blocked_by: ["TASK-001", "TASK-002"] });
+}
+
 async function taskWithSteps(workspace: string): Promise<void> {
   await write("tasks_create", { workspace, title: "Ship search" });
   await write("tasks_macro_start", { workspace, plan: "PLAN-001", title: "Index the docs" });
@@ -159,6 +168,30 @@ export const STATES: readonly State[] = [
     probes: [{ code: "JOB_NOT_CLAIMED", tool: "jobs_report", args: { job: "JOB-001", message: "halfway" } }],
     build: async (workspace) => {
       await write("jobs_create", { workspace, title: "Review the parser", prompt: "List the edge cases" }, OTHER);
+    },
+  },
+  {
+    // Three agents: another has taken TASK-001, TASK-002 is ready, TASK-003 waits for both.
+    name: "tasks-waiting-and-taken",
+    ref: "TASK-003",
+    probes: [
+      { code: "TASK_TAKEN", tool: "tasks_note", args: { task: "TASK-001", path: "s:1", note: "mine now" } },
+      { code: "TASK_NOT_READY", tool: "tasks_take", args: { task: "TASK-003" } },
+    ],
+    build: async (workspace) => {
+      await waitingPlan(workspace);
+      await write("tasks_take", { workspace, task: "TASK-001" }, OTHER);
+    },
+  },
+  {
+    // Nothing ready: TASK-001 and TASK-002 are taken (by another agent and by the owner), TASK-003 waits.
+    name: "nothing-ready",
+    ref: "TASK-003",
+    probes: [{ code: "TASK_NOT_READY", tool: "tasks_take", args: {} }],
+    build: async (workspace) => {
+      await waitingPlan(workspace);
+      await write("tasks_take", { workspace, task: "TASK-001" }, OTHER);
+      await write("tasks_take", { workspace, task: "TASK-002" });
     },
   },
   {

@@ -1,13 +1,16 @@
 /**
  * The ready queue in the HUD (docs/portals.md "What waits"): for a caller with no focus, the first
- * ready task, offered with a `tasks_take` call (a caller whose role cannot write is shown the ready
+ * ready task it can take, offered with a `tasks_take` call (a caller whose role cannot write is shown the ready
  * list instead); when nothing is ready, one line saying what the first waiting tasks wait for. Each is
  * found with one range of the ready or waiting index. Read-only.
  */
 import { type CommandContext, ROLE_RANK } from "../../commands/context";
+import { firstOpenStep } from "../../place/targets";
 import { type EntityRow, findEntity } from "../../place/targets.store";
 import { type Suggestion, suggest } from "../../shared/suggestion";
 import { clip } from "../../shared/text";
+import { whyNotReady } from "./claims";
+import { liveLease } from "./leases.store";
 import { blockersOf, firstWaiting, readyPage } from "./readiness.store";
 
 /** The longest "nothing is ready" line: one line of `why`. */
@@ -39,10 +42,28 @@ export function waitingTasks(ctx: CommandContext, limit: number): WaitingTask[] 
   });
 }
 
-/** The first task ready for the caller, as the move to make. */
+/** Ready tasks looked through for one the caller can take (whose first open step nobody else leases). */
+const TAKE_CANDIDATES = 20;
+
+/**
+ * The first ready task the caller can take, if any: a step lease another agent holds without having
+ * taken the task still keeps that step theirs, so such a task is passed over (`tasks_take` would refuse
+ * it STEP_LEASE_HELD).
+ */
+export function firstTakeable(ctx: CommandContext, plan: string | undefined): EntityRow | undefined {
+  for (const row of readyPage(ctx.db, ctx.principal.agent_id, plan, undefined, TAKE_CANDIDATES)) {
+    const entity = findEntity(ctx.db, row.task_id);
+    if (entity === undefined || whyNotReady(ctx, entity) !== undefined) continue;
+    const step = firstOpenStep(ctx.db, entity.id);
+    const lease = step === undefined ? undefined : liveLease(ctx.db, step.id);
+    if (lease === undefined || lease.holder === ctx.principal.agent_id) return entity;
+  }
+  return undefined;
+}
+
+/** The first task the caller can take, as the move to make. */
 export function readyWork(ctx: CommandContext, short: (text: string) => string): ReadyWork | undefined {
-  const row = readyPage(ctx.db, ctx.principal.agent_id, undefined, undefined, 1)[0];
-  const entity = row === undefined ? undefined : findEntity(ctx.db, row.task_id);
+  const entity = firstTakeable(ctx, undefined);
   if (entity === undefined) return undefined;
   const mayWrite = ROLE_RANK[ctx.principal.role] >= ROLE_RANK.write;
   return {

@@ -18,13 +18,11 @@ import { take, whyNotReady } from "./claims";
 import { emitEvent } from "./ingest";
 import { DEFAULT_LEASE_TICKS, MAX_LEASE_TICKS, nowTick } from "./leases.store";
 import { claimOf, deleteClaim, isReadyFor, queuePlace, type ReadyCursor, readyPage } from "./readiness.store";
-import { waitingTasks } from "./ready-work";
+import { firstTakeable, waitingTasks } from "./ready-work";
 import { eventSchema } from "./tasks.schema";
 
 const DEFAULT_READY_LIMIT = 20;
 const MAX_READY_LIMIT = 100;
-/** Ready tasks `tasks_take` looks through for one whose first open step nobody else leases. */
-const TAKE_CANDIDATES = 20;
 /** Waiting tasks an empty queue describes at most. */
 const WAITING_SHOWN = 3;
 
@@ -114,15 +112,6 @@ export const tasksReady = defineCommand({
     };
   },
 });
-
-/** The first ready task the caller can take whose first open step nobody else leases, if any. */
-function firstTakeable(ctx: CommandContext, plan: string | undefined): EntityRow | undefined {
-  for (const row of readyPage(ctx.db, ctx.principal.agent_id, plan, undefined, TAKE_CANDIDATES)) {
-    const entity = findEntity(ctx.db, row.task_id);
-    if (entity !== undefined && whyNotReady(ctx, entity) === undefined) return entity;
-  }
-  return undefined;
-}
 
 function notReady(ctx: CommandContext, message: string, id: string | undefined, plan: string | undefined): never {
   const next = firstTakeable(ctx, plan);
