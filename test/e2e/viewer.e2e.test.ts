@@ -2,8 +2,9 @@
 // workspace is seeded through MCP as agents would write it; each view is opened as a person would and
 // checked for what it shows — the workspace list with its ticks, the branch tree with cutoffs and a
 // checkout, the timeline's merge marker, the graph's node count, a conflict's three versions, a node's
-// card, the diff overlay, a lease holder, a record's state — plus the refused-token message, the
-// not-found view and a 5,000-node graph. One screenshot per view goes to test-artifacts/e2e/.
+// card, the diff overlay, a lease holder, what a task waits for and who has taken one, a record's
+// state — plus the refused-token message, the not-found view and a 5,000-node graph. One screenshot per
+// view goes to test-artifacts/e2e/.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -123,7 +124,7 @@ describe("the viewer in a browser", () => {
     expect(page.url()).not.toContain(readToken.slice(4, 30));
     expect(await page.evaluate(() => sessionStorage.getItem("branchmind.viewer.token"))).toBe(readToken);
     await expect(row.getByTestId("workspace-tick").textContent()).resolves.toBe(String(seeded.tick));
-    await expect(row.getByTestId("workspace-branches").textContent()).resolves.toBe("4");
+    await expect(row.getByTestId("workspace-branches").textContent()).resolves.toBe(String(seeded.branches));
     await expect(row.getByTestId("workspace-open-records").textContent()).resolves.toBe("1");
     await expect(page.getByTestId("session").textContent()).resolves.toContain("viewer · role read");
     await shot("workspaces");
@@ -135,7 +136,7 @@ describe("the viewer in a browser", () => {
     await branch.waitFor({ timeout: VIEW_TIMEOUT_MS });
     expect(Number(await branch.getAttribute("data-cutoff"))).toBeGreaterThan(0);
     await expect(branch.textContent()).resolves.toContain("checked out by bob");
-    expect(await page.getByTestId("branch-node").count()).toBe(4);
+    expect(await page.getByTestId("branch-node").count()).toBe(seeded.branches);
     await shot("branches");
   });
 
@@ -193,7 +194,20 @@ describe("the viewer in a browser", () => {
     expect(await page.getByTestId("step-row").count()).toBe(2);
     await expect(page.getByTestId("radar").textContent()).resolves.toContain("Cache layer");
     await expect(page.getByTestId("capsule").textContent()).resolves.toContain("held by bob");
+    expect(await page.getByTestId("waits-for").count()).toBe(0);
     await shot("tasks");
+  });
+
+  it("says what a task waits for and who has taken one, in its detail and in the lists", async () => {
+    await open(`#/w/${encoded(WORKSPACE)}/tasks?target=${seeded.waitingTaskId}`, "[data-testid=task-detail]");
+    await expect(page.getByTestId("waits-for").textContent()).resolves.toBe(`Waits for: ${seeded.taskId} Cache layer (TODO)`);
+    expect(await page.getByTestId("taken-by").count()).toBe(0);
+    const waitingItem = page.locator(`[data-testid=tasks] [data-testid=task-item][data-id="${seeded.waitingTaskId}"]`);
+    await expect(waitingItem.getByTestId("item-waits").textContent()).resolves.toContain(seeded.taskId);
+    await open(`#/w/${encoded(WORKSPACE)}/tasks?target=${seeded.takenTaskId}`, "[data-testid=task-detail]");
+    await expect(page.getByTestId("taken-by").textContent()).resolves.toBe(`Taken by carol until tick ${seeded.claimExpiresTick}`);
+    expect(await page.getByTestId("waits-for").count()).toBe(0);
+    await shot("tasks-waiting");
   });
 
   it("shows the record tree with states, the open sessions and the activity", async () => {

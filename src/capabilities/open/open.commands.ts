@@ -21,6 +21,7 @@ import { openJobRef, parseJobRef } from "../jobs/job-refs";
 import { jobEventSchema, jobItemSchema, jobSchema } from "../jobs/jobs.schema";
 import { openRecordRef, recordOpenStubs } from "../records/record-refs";
 import { actionOnlyCapsule, compactCapsule, type RenderedCapsule } from "../tasks/capsule.compact";
+import { claimViewSchema, dependenciesViewSchema } from "../tasks/dependency-view";
 import { entitySchema, stepSchema } from "../tasks/tasks.schema";
 import { openCard, openEntry, openStep, openTarget } from "./open.views";
 
@@ -66,6 +67,8 @@ const OPEN_OUTPUT = {
   // task / plan
   view: z.string().optional(),
   target: entitySchema.optional(),
+  dependencies: dependenciesViewSchema.optional(),
+  claim: claimViewSchema.optional(),
   reasoning_ref: reasoningRefSchema.optional(),
   step_focus: z.object({ step: stepSchema, lease: leaseSchema.optional() }).nullable().optional(),
   capsule: z.record(z.string(), z.unknown()).optional(),

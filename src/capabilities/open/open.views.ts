@@ -187,7 +187,10 @@ export function openEntry(ctx: CommandContext, doc: string, seq: number, options
 // ---------------------------------------------------------------------------------------------
 // TASK-… / PLAN-…
 
-/** The read-only capsule view of a plan or task; the caller's focus is neither used nor changed. */
+/**
+ * The read-only capsule view of a plan or task, with what a task waits for and who has taken it; the
+ * caller's focus is neither used nor changed.
+ */
 export function openTarget(ctx: CommandContext, kind: "task" | "plan", id: string, options: OpenOptions) {
   const view = resumeView(ctx, { target: id, view: options.allLanes ? "audit" : "focus_only" }, "open");
   return {
@@ -195,6 +198,8 @@ export function openTarget(ctx: CommandContext, kind: "task" | "plan", id: strin
     ref: id,
     view: view.view,
     target: view.target,
+    dependencies: view.dependencies,
+    claim: view.claim,
     reasoning_ref: view.reasoning_ref,
     step_focus: view.step_focus,
     capsule: view.capsule,

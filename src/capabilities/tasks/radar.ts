@@ -1,18 +1,21 @@
 /**
  * The radar of a plan or task: now / why / verify / next / blockers, with a task's step counts (and
- * missing checkpoints) or a plan's horizon. Derived on every read; shared by `tasks_radar`
+ * missing checkpoints) or a plan's horizon. A task that waits for unfinished tasks says so first among
+ * its blockers ("waits for TASK-001 (ACTIVE)"). Derived on every read; shared by `tasks_radar`
  * (views.commands.ts) and the resume views (resume-view.ts), whose capsule signals start from it.
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { firstOpenStep } from "../../place/targets";
 import { type EntityRow, orderedSteps, type StepRow } from "../../place/targets.store";
+import { waitsForLine } from "./dependency-view";
 import { ACTIVE_LIMIT } from "./lint.rules";
 import { missingCheckpoints, type ProofSummary, proofSummariesOfTask } from "./proof";
+import { blockersOf } from "./readiness.store";
 import { toStep } from "./steps.store";
 import { tasksOfPlan } from "./tasks.store";
 
-/** Blockers shown by the radar (the original's bound). */
+/** Blocked steps shown by the radar (the original's bound), after the line of what the task waits for. */
 const MAX_RADAR_BLOCKERS = 10;
 
 interface StepStats {
@@ -39,7 +42,14 @@ function stepStats(steps: StepRow[], proofs: Map<string, ProofSummary>): StepSta
   return stats;
 }
 
-function taskRadar(entity: EntityRow, steps: StepRow[], stats: StepStats, firstOpen: StepRow | undefined, firstOpenMissing: string[]) {
+function taskRadar(
+  entity: EntityRow,
+  steps: StepRow[],
+  stats: StepStats,
+  firstOpen: StepRow | undefined,
+  firstOpenMissing: string[],
+  waitsFor: string | undefined,
+) {
   const verify = Object.entries(stats.missing).map(([name, count]) => `${count} open step(s) missing ${name}`);
   let next: string;
   if (steps.length === 0) next = `Add steps to ${entity.id} (tasks_decompose).`;
@@ -48,10 +58,11 @@ function taskRadar(entity: EntityRow, steps: StepRow[], stats: StepStats, firstO
   else if (firstOpenMissing.length > 0)
     next = `Confirm checkpoints for ${firstOpen.path} (${firstOpenMissing.join(", ")}): tasks_close_step verifies and closes.`;
   else next = `Close next step ${firstOpen.path}: ${firstOpen.title} (tasks_close_step).`;
-  const blockers = steps
+  const stepBlockers = steps
     .filter((step) => step.completed === 0 && (step.blocked === 1 || step.blockers_json !== "[]"))
     .slice(0, MAX_RADAR_BLOCKERS)
     .map((step) => `${step.path}: ${step.block_reason ?? ((JSON.parse(step.blockers_json) as string[]).join("; ") || "blocked")}`);
+  const blockers = waitsFor === undefined ? stepBlockers : [waitsFor, ...stepBlockers];
   return { now: `Task ${entity.id}: ${entity.title}`, why: entity.description ?? "", verify, next: [next], blockers };
 }
 
@@ -96,7 +107,14 @@ export function radarView(ctx: CommandContext, entity: EntityRow) {
   // The first open step is one of `steps`, so its proofs are in the map.
   const firstOpenProofs = firstOpen === undefined ? undefined : proofs.get(firstOpen.id);
   return {
-    radar: taskRadar(entity, steps, stats, firstOpen, firstOpen && firstOpenProofs ? missingCheckpoints(firstOpen, firstOpenProofs) : []),
+    radar: taskRadar(
+      entity,
+      steps,
+      stats,
+      firstOpen,
+      firstOpen && firstOpenProofs ? missingCheckpoints(firstOpen, firstOpenProofs) : [],
+      waitsForLine(blockersOf(ctx.db, entity.id)),
+    ),
     steps: { ...stats, ...(firstOpen ? { first_open: toStep(firstOpen) } : {}) },
   };
 }

@@ -11,8 +11,9 @@
  * - `audit`: like smart, with every lane;
  * - `full` (default without a budget): every section at its full default size.
  *
- * Every answer carries the capsule (where / why / next). Under a tight budget the sections shrink and
- * go first; the capsule stays, and at the very end only its compact form with the best action is left.
+ * Every answer carries the capsule (where / why / next), and a task's `dependencies` (what it waits
+ * for) and `claim` (who has taken it). Under a tight budget the sections shrink and go first; the
+ * capsule stays, and at the very end only its compact form with the best action is left.
  */
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
@@ -28,14 +29,16 @@ import { paginationSchema } from "../docs/paging";
 import { readTail } from "../docs/tail";
 import { type Card, cardSchema } from "../graph/card-shape";
 import { allOf, type NodeFilter } from "../graph/graph-filters.store";
-import { ANY, BLOCKERS, OPEN, ofType, taggedWith } from "../think/card-filters";
-import { type CardPage, cardEntryHeldBy, cardMentionSchema, mentionsOf, visibleCardPages, visibleCards } from "../think/card-view";
+import { ANY, BLOCKERS, OPEN, ofType } from "../think/card-filters";
+import { cardEntryHeldBy, cardMentionSchema, mentionsOf, visibleCardPages, visibleCards } from "../think/card-view";
 import { engineSchema } from "../think/engine.schema";
 import { engineAnswer } from "../think/engine.slice";
 import { nextTaskOf, targetCapsule } from "./capsule";
 import { compactCapsuleOf } from "./capsule.compact";
+import { claimView, claimViewSchema, dependenciesView, dependenciesViewSchema } from "./dependency-view";
 import { liveLease } from "./leases.store";
 import { radarSchema, radarView } from "./radar";
+import { type PageRequest, viewCardRequests, viewCardsOf } from "./resume-cards";
 import { toStep } from "./steps.store";
 import { latestEvents } from "./task-events.store";
 import { entitySchema, eventSchema, stepSchema } from "./tasks.schema";
@@ -99,6 +102,8 @@ export const resumeOutput = {
   view: z.enum(VIEWS),
   focus: z.string().nullable(),
   target: entitySchema,
+  dependencies: dependenciesViewSchema,
+  claim: claimViewSchema,
   reasoning_ref: reasoningRefSchema,
   radar: radarSchema,
   step_focus: z.object({ step: stepSchema, lease: z.object({ holder: z.string(), expires_tick: z.number() }).optional() }).nullable(),
@@ -128,48 +133,6 @@ export const resumeOutput = {
 /** One page of the visible cards of a reasoning ref's graph doc that match `extra`, newest first. */
 export function cards(ctx: CommandContext, branch: Branch, doc: string, extra: NodeFilter, limit: number, allLanes: boolean) {
   return visibleCards(ctx, doc, sourcesOf(ctx.db, branch), extra, { limit, allLanes }).cards;
-}
-
-/** A card page a view asks for (card-view.ts's `visibleCardPages` reads them together). */
-interface PageRequest {
-  filter: NodeFilter;
-  limit: number;
-  before?: number | undefined;
-}
-
-/**
- * The card pages of the view: the newest-first list it admits (or, for the narrow views, the
- * step-scoped one alone), then on a first page the step-scoped and pinned cards that lead it.
- */
-function viewCardRequests(view: View, stepTag: string | undefined, limit: number, cursor: number | undefined): PageRequest[] {
-  const archive = view === "explore" || view === "full" ? ANY : OPEN;
-  const scopedWhere = stepTag ? allOf(taggedWith(stepTag), archive) : undefined;
-  if (view === "focus_only" || view === "compact") return scopedWhere ? [{ filter: scopedWhere, limit, before: cursor }] : [];
-  if (cursor !== undefined) return [{ filter: archive, limit, before: cursor }];
-  return [{ filter: archive, limit }, ...(scopedWhere ? [{ filter: scopedWhere, limit }] : []), { filter: taggedWith("pinned"), limit }];
-}
-
-/**
- * Cards of the view from the pages `viewCardRequests` asked for: step-scoped (and pinned) first, then
- * the rest the view admits, without repeats. With a cursor (a later page), simply the cards the view
- * admits below it, newest first.
- */
-function viewCardsOf(view: View, stepTag: string | undefined, limit: number, cursor: number | undefined, pages: CardPage[]): CardPage {
-  const [rest, ...leading] = pages;
-  if (rest === undefined) return { cards: [] };
-  if (view === "focus_only" || view === "compact" || cursor !== undefined) return rest;
-  const scoped = stepTag ? (leading[0]?.cards ?? []) : [];
-  const pinned = (stepTag ? leading[1] : leading[0])?.cards ?? [];
-  const seen = new Set<string>();
-  const merged = [...scoped, ...pinned, ...rest.cards].filter((card) => !seen.has(card.id) && seen.add(card.id));
-  const shown = merged.slice(0, limit);
-  // Continue where the newest-first list stops being fully shown: below its last card shown before
-  // its first card left out (cards shown as step-scoped or pinned may come round again).
-  const shownIds = new Set(shown.map((card) => card.id));
-  const firstLeftOut = rest.cards.findIndex((card) => !shownIds.has(card.id));
-  const next =
-    firstLeftOut === -1 ? rest.next : firstLeftOut === 0 ? (rest.cards[0]?.last_seq ?? 0) + 1 : rest.cards[firstLeftOut - 1]?.last_seq;
-  return next === undefined ? { cards: shown } : { cards: shown, next };
 }
 
 export interface ResumeArgs {
@@ -283,6 +246,8 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
     view,
     focus,
     target: toEntity(entity),
+    dependencies: dependenciesView(ctx.db, entity),
+    claim: claimView(ctx.db, entity),
     reasoning_ref: ref,
     radar: radar.radar,
     step_focus: stepFocus

@@ -1,7 +1,8 @@
 /**
  * Read views of tasks: radar (now / why / verify / next / blockers of one plan or task, with its
- * reasoning_ref), context (paged lists of plans and tasks), and delta (task events since a tick).
- * Reads derive everything; they never create branches or documents.
+ * reasoning_ref), context (paged lists of plans and tasks, each task with what it waits for and who
+ * has taken it), and delta (task events since a tick). Reads derive everything; they never create
+ * branches or documents.
  */
 import { z } from "zod";
 import { defineCommand } from "../../commands/registry";
@@ -11,6 +12,7 @@ import { explicitTarget, reasoningRef, resolveTarget } from "../../place/targets
 import type { EntityRow } from "../../place/targets.store";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../../shared/limits";
 import { pagination, paginationSchema, repairPagination } from "../docs/paging";
+import { type TaskMarks, taskMarks } from "./dependency-view";
 import { radarSchema, radarView } from "./radar";
 import { eventsAfter } from "./task-events.store";
 import { entitySchema, eventSchema, stepSchema } from "./tasks.schema";
@@ -90,9 +92,11 @@ const itemSchema = z.object({
   revision: z.number(),
   created_at_ms: z.number(),
   updated_at_ms: z.number(),
+  blocked_by: z.array(z.string()).optional().describe("Task: the unfinished tasks it waits for (when there are any)."),
+  taken_by: z.string().optional().describe("Task: the agent that has taken it (tasks_take), while its claim lasts."),
 });
 
-function listItem(row: EntityRow) {
+function listItem(row: EntityRow, marks: TaskMarks | undefined) {
   const entity = toEntity(row);
   return {
     id: entity.id,
@@ -103,6 +107,7 @@ function listItem(row: EntityRow) {
     revision: entity.revision,
     created_at_ms: entity.created_at_ms,
     updated_at_ms: entity.updated_at_ms,
+    ...marks,
   };
 }
 
@@ -143,7 +148,7 @@ export const tasksContext = defineCommand({
   tool: "tasks_context",
   title: "List plans and tasks",
   description:
-    "Paged lists of plans and tasks in id order, with counts. Filters: plans_status, tasks_status, tasks_parent (a plan). Continue with plans_cursor / tasks_cursor = next_cursor. Ignores your focus.",
+    "Paged lists of plans and tasks in id order, with counts; a task shows blocked_by (what it waits for) and taken_by. Filters: plans_status, tasks_status, tasks_parent (a plan). Continue with plans_cursor / tasks_cursor = next_cursor. Ignores your focus.",
   kind: "read",
   input: {
     plans_status: z.array(z.enum(TASK_STATUSES)).max(5).optional(),
@@ -175,8 +180,11 @@ export const tasksContext = defineCommand({
       const rows = limit === 0 ? [] : listEntities(ctx.db, { kind, ...filter, after: cursor }, limit);
       const shown = rows.slice(0, limit);
       const hasMore = rows.length > limit;
+      // What the page's tasks wait for and who holds them: two statements for the whole page.
+      const ids = kind === "task" ? shown.map((row) => row.id) : [];
+      const marks = taskMarks(ctx.db, ids);
       return {
-        items: shown.map(listItem),
+        items: shown.map((row) => listItem(row, marks.get(row.id))),
         pagination: {
           cursor: cursor ?? null,
           ...(hasMore ? { next_cursor: shown[shown.length - 1]?.id as string } : {}),

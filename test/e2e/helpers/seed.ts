@@ -1,7 +1,8 @@
 /**
  * What the end-to-end tests look at, written through MCP over HTTP (`?toolset=full`) as agents would:
  * a small workspace with notes, a branch merged back (a merge marker and a graph conflict), cards with
- * evidence and a pin, a checkout, a plan and task whose first step is leased, and Record-Sync records;
+ * evidence and a pin, a checkout, a plan and task whose first step is leased, a task that waits for it
+ * and one another agent has taken, and Record-Sync records;
  * and a large workspace of LARGE_NODES nodes for the large-graph check. Each agent has its own token.
  */
 import { createMcpClient, type Json, type McpClient } from "../../../scripts/lib/mcp-http";
@@ -37,6 +38,8 @@ async function agent(base: string, secret: string, name: string): Promise<(tool:
 
 /** What the seed wrote, for the assertions. */
 export interface Seeded {
+  /** main, try/cache, and the reasoning branches of the plan and its three tasks. */
+  branches: number;
   nodesOnMain: number;
   edgesOnMain: number;
   conflictKey: string;
@@ -44,6 +47,11 @@ export interface Seeded {
   leasedStep: string;
   leaseHolder: string;
   leaseExpiresTick: number;
+  /** A task that waits for `taskId`. */
+  waitingTaskId: string;
+  /** A task carol has taken, and when her claim expires. */
+  takenTaskId: string;
+  claimExpiresTick: number;
   tick: number;
 }
 
@@ -88,6 +96,9 @@ export async function seedWorkspace(base: string, secret: string): Promise<Seede
   });
   const claim = await bob("tasks_step_lease_claim", { task: task.id, step: "focus" });
   const lease = claim.lease as { step_id: string; holder: string; expires_tick: number };
+  const waiting = await alice("tasks_create", { parent: plan.id, title: "Benchmark the cache", blocked_by: [task.id] });
+  const docs = await alice("tasks_create", { parent: plan.id, title: "Document the cache" });
+  const taken = await carol("tasks_take", { task: docs.id });
 
   await carol("create_record", { project_id: WORKSPACE, type: "epic", title: "Caching", summary: "Everything about the cache", body: "…" });
   await carol("create_record", {
@@ -102,6 +113,7 @@ export async function seedWorkspace(base: string, secret: string): Promise<Seede
   });
   const status = await alice("status", {});
   return {
+    branches: 6,
     nodesOnMain: 3,
     edgesOnMain: 2,
     conflictKey,
@@ -109,6 +121,9 @@ export async function seedWorkspace(base: string, secret: string): Promise<Seede
     leasedStep: lease.step_id,
     leaseHolder: lease.holder,
     leaseExpiresTick: lease.expires_tick,
+    waitingTaskId: waiting.id as string,
+    takenTaskId: docs.id as string,
+    claimExpiresTick: (taken.claim as { expires_tick: number }).expires_tick,
     tick: status.tick as number,
   };
 }

@@ -1,7 +1,7 @@
 /**
- * One plan or task on the board (`task-detail`): where it sits (its plan, and a plan's tasks), its
- * radar and capsule, its steps with checkpoints, missing proof and leases, its recent notes and task
- * events.
+ * One plan or task on the board (`task-detail`): where it sits (its plan, and a plan's tasks), what a
+ * task waits for and who has taken it, its radar and capsule, its steps with checkpoints, missing
+ * proof and leases, its recent notes and task events.
  * It reads `tasks.resume_super`, `system.status` (the tick now) and `open` for each step.
  */
 import { badge, type Child, el, table } from "../dom";
@@ -9,7 +9,7 @@ import { time } from "../format";
 import { capsuleSection, radarSection } from "./capsule";
 import { entityItem, statusBadge } from "./entities";
 import { readStepDetails, stepsTable } from "./steps";
-import type { BoardNavigation, Entity, Reader, Resume } from "./types";
+import type { Blocker, BoardNavigation, Entity, Reader, Resume } from "./types";
 
 export interface DetailSources {
   read: Reader;
@@ -47,6 +47,34 @@ function headerLine(sources: DetailSources, resume: Resume): HTMLElement {
     target.priority ? badge(target.priority) : null,
     reasoning.length > 0 ? el("span", { class: "muted" }, " · reasoning: ", ...reasoning) : null,
   );
+}
+
+/** A blocker as a link to it, with its status. */
+function blockerItem(sources: DetailSources, blocker: Blocker): Child[] {
+  return [sources.navigation.openLink(blocker.id, `${blocker.id} ${blocker.title}`), ` (${blocker.status})`];
+}
+
+/**
+ * What a task waits for (`waits-for`): its unfinished blockers, each a link with its status; once
+ * every one is finished, that it waits for nothing now. Absent when it waits for no task.
+ */
+function waitsFor(sources: DetailSources, resume: Resume): HTMLElement | null {
+  const blockers = resume.dependencies?.blocked_by ?? [];
+  if (blockers.length === 0) return null;
+  const open = blockers.filter((blocker) => !blocker.finished);
+  if (open.length === 0) {
+    const finished = blockers.map((blocker) => `${blocker.id} (${blocker.status})`).join(", ");
+    return el("p", { class: "waits-for", testid: "waits-for" }, "Waits for: nothing now ", el("span", { class: "muted" }, `(${finished})`));
+  }
+  const items = open.flatMap((blocker, index) => [...(index > 0 ? [", "] : []), ...blockerItem(sources, blocker)]);
+  return el("p", { class: "waits-for waiting", testid: "waits-for" }, "Waits for: ", ...items);
+}
+
+/** Who has taken the task (`taken-by`), on the tick clock; absent when nobody has. */
+function takenBy(resume: Resume): HTMLElement | null {
+  const claim = resume.claim;
+  if (!claim) return null;
+  return el("p", { class: "taken-by", testid: "taken-by" }, `Taken by ${claim.holder} until tick ${claim.expires_tick}`);
 }
 
 function planTasks(sources: DetailSources, target: Resume["target"]): HTMLElement | null {
@@ -109,6 +137,8 @@ export async function renderDetail(sources: DetailSources, id: string): Promise<
     placeLine(sources, target),
     el("h3", {}, `${target.id}: ${target.title}`),
     headerLine(sources, resume),
+    waitsFor(sources, resume),
+    takenBy(resume),
     planTasks(sources, target),
     radarSection(resume.radar),
     resume.capsule ? capsuleSection(resume.capsule) : null,

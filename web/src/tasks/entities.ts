@@ -1,6 +1,7 @@
 /**
  * One plan or task as a list item (`task-item`): its id and title, opening it through the surface's
- * navigation, and its status. Shared by the board's lists and a plan's list of its tasks.
+ * navigation, its status, and for a task whether it waits or someone has taken it. Shared by the
+ * board's lists and a plan's list of its tasks.
  */
 import { badge, el } from "../dom";
 import type { BoardNavigation, Entity } from "./types";
@@ -16,6 +17,10 @@ export function entityItem(navigation: BoardNavigation, entity: Entity, selected
     navigation.openLink(entity.id, `${entity.id} ${entity.title}`),
     " ",
     statusBadge(entity.status),
+    entity.blocked_by && entity.blocked_by.length > 0
+      ? el("span", { class: "muted", testid: "item-waits" }, ` waits for ${entity.blocked_by.join(", ")}`)
+      : null,
+    entity.taken_by ? el("span", { class: "muted", testid: "item-taken" }, ` taken by ${entity.taken_by}`) : null,
   );
 }
 

@@ -37,6 +37,10 @@ export interface Entity {
   plan_id?: string;
   priority?: string;
   revision?: number;
+  /** A task in a list: the unfinished tasks it waits for (absent when none, and from older servers). */
+  blocked_by?: string[];
+  /** A task in a list: the agent that has taken it. */
+  taken_by?: string;
 }
 
 export interface ContextPage {
@@ -84,8 +88,20 @@ export interface SuggestedCall {
   purpose?: string;
 }
 
+/** A task another one waits for, as the resume view gives it (its title may be cut short). */
+export interface Blocker {
+  id: string;
+  title: string;
+  status: string;
+  finished: boolean;
+}
+
 export interface Resume {
   target: Entity & { description?: string; contract?: string; tags?: string[] };
+  /** What a task waits for; null for a plan (absent from older servers). */
+  dependencies?: { blocked_by: Blocker[]; waiting: boolean } | null;
+  /** Who has taken the task and until which tick; null when nobody has (absent from older servers). */
+  claim?: { holder: string; expires_tick: number } | null;
   radar: { now: string; why: string; verify: string[]; next: string[]; blockers: string[] };
   steps: StepSummary[];
   timeline?: { events: { event_id: string; tick: number; ts_ms: number; type: string; path?: string }[] };
