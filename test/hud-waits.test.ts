@@ -46,7 +46,7 @@ describe("what waits, by priority", () => {
     expect(moveOf(capsule.next.backup)).toBe("tasks.note");
   });
 
-  it("with no focus: the task whose step the caller holds, before the one worked on most recently", async () => {
+  it("with no focus: the task whose step the caller holds, before the first ready task", async () => {
     const workspace = "waits/held";
     const owner = { ...FULL, ...(await as(OWNER)) };
     await ok("tasks_macro_start", { workspace, title: "First" }, owner);
@@ -57,8 +57,10 @@ describe("what waits, by priority", () => {
     expect(capsule.next.action.args.args).toEqual({ target: "TASK-001" });
     expect(capsule.why[0]).toMatch(/^you hold the lease on s:0 of TASK-001 until tick \d+$/);
     expect(capsule.where.target.id).toBe("TASK-001");
-    // A newcomer holds nothing: the task worked on most recently.
-    expect((await portalStatus(workspace, NEWCOMER)).capsule.next.action.args.args).toEqual({ target: "TASK-002" });
+    // A newcomer holds nothing: the first ready task it can take (TASK-001's first step is another agent's).
+    const newcomer = (await portalStatus(workspace, NEWCOMER)).capsule;
+    expect(moveOf(newcomer.next.action)).toBe("tasks.take");
+    expect(newcomer.next.action.args.args).toEqual({ task: "TASK-002" });
   });
 
   it("stale evidence: run the test with the command it records", async () => {
@@ -171,7 +173,7 @@ describe("where writes land", () => {
     const flat = await ok("status", { workspace }, { ...FULL, ...(await as(NEWCOMER)) });
     expect(flat.golden_path).toBeUndefined();
     const portal = await portalStatus(workspace, NEWCOMER);
-    expect(moveOf(portal.capsule.next.action)).toBe("tasks.focus.set");
+    expect(moveOf(portal.capsule.next.action)).toBe("tasks.take");
     expect(JSON.stringify(portal).length).toBeLessThan(2_000);
   });
 });

@@ -93,7 +93,7 @@ describe("taking a task", () => {
     const t2 = await task(workspace, plan, "Second", { steps });
 
     const taken = await ok("tasks_take", { workspace }, alice);
-    expect(taken).toMatchObject({ task: { id: t1 }, focus: t1, claim: { task: t1, holder: "alice" }, lease: { path: "s:0" } });
+    expect(taken).toMatchObject({ task: { id: t1, status: "ACTIVE" }, focus: t1, claim: { task: t1, holder: "alice" }, lease: { path: "s:0" } });
     expect((await ok("tasks_focus_get", { workspace }, alice)).focus).toBe(t1);
     // Still ready for its holder, not for anyone else.
     expect((await ok("tasks_ready", { workspace }, alice)).items[0]).toMatchObject({ id: t1, held_by_you: true });

@@ -58,6 +58,12 @@ describe("three agents and a task that waits for two", () => {
     expect((waits ?? "").length).toBeLessThanOrEqual(200);
     expect(forCarol.next.action).toMatchObject({ tool: "open", args: { args: { id: t1 } } });
     expect((await paste(forCarol.next.action, carol)).isError).toBeUndefined();
+    // Focused on the waiting task, carol is told what it waits for before its own steps.
+    await ok("tasks", { workspace: WORKSPACE, op: "call", cmd: "tasks.focus.set", args: { target: t3 } }, carol);
+    const focusedCarol = await status(carol);
+    expect(focusedCarol.why[1]).toBe(`${t3} waits for ${t1} (ACTIVE), ${t2} (ACTIVE)`);
+    expect(focusedCarol.next.action).toMatchObject({ tool: "open", args: { args: { id: t1 } } });
+    await ok("tasks", { workspace: WORKSPACE, op: "call", cmd: "tasks.focus.clear" }, carol);
 
     // Alice closes step 1. The half-done t1 is still alice's: carol is not offered it, and her write to step 2 is refused.
     await closeStep(alice, t1, "s:0");

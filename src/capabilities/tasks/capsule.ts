@@ -22,7 +22,7 @@ import { type EntityRow, findEntity, orderedSteps, type StepRow } from "../../pl
 import { fill, type Suggestion, suggest } from "../../shared/suggestion";
 import { type LeaseRow, liveLease } from "./leases.store";
 import { proofMode, proofSummary, requiredCheckpoints } from "./proof";
-import { readyWork, waitingWork } from "./ready-work";
+import { focusWaits, readyWork, waitingWork } from "./ready-work";
 import { mostRecentlyActive } from "./task-events.store";
 import { PROOF_CHECKPOINTS } from "./tasks.schema";
 import { tasksOfPlan } from "./tasks.store";
@@ -174,13 +174,17 @@ function movesOf(
   if (focused) {
     const stand = standing(ctx, focused);
     step = stepFocusOf(stand.stepFocus, stand.lease);
+    const waits = focusWaits(ctx, focused);
+    const next = targetNext(stand);
     moves.push({
       why: [
         `focus ${focused.id} (${focused.kind}, ${focused.status}): ${short(focused.title)}`,
+        ...(waits ? [waits.why] : []),
         ...landingWhy(landing, focused.id),
         ...stepWhy(ctx, step, focused),
       ],
-      next: targetNext(stand),
+      // A focus that waits: look at what it waits for first; its own work stays the backup.
+      next: waits ? { action: waits.action, backup: next.action } : next,
     });
   } else {
     const lease = heldStep(ctx);

@@ -33,6 +33,8 @@ export function whyNotReady(ctx: CommandContext, task: EntityRow): string | unde
 }
 
 export interface Taken {
+  /** The task as it is after the take (a TODO task is ACTIVE now). */
+  task: EntityRow;
   claim: ClaimRow;
   lease: (LeaseRow & { path: string }) | null;
   events: TaskEvent[];
@@ -66,7 +68,7 @@ export function take(ctx: CommandContext, taken: EntityRow, ticks: number): Take
   };
   writeClaim(ctx.db, claim);
   setFocus(ctx, task.id);
-  if (step === undefined) return { claim, lease: null, events: [event] };
+  if (step === undefined) return { task, claim, lease: null, events: [event] };
   const lease: LeaseRow = {
     step_id: step.id,
     task_id: task.id,
@@ -75,7 +77,7 @@ export function take(ctx: CommandContext, taken: EntityRow, ticks: number): Take
     expires_tick: event.tick + ticks,
   };
   writeLease(ctx.db, lease);
-  return { claim, lease: { ...lease, path: step.path }, events: [event] };
+  return { task, claim, lease: { ...lease, path: step.path }, events: [event] };
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * The ready queue in the HUD (docs/portals.md "What waits"): for a caller with no focus, the first
- * ready task it can take, offered with a `tasks_take` call (a caller whose role cannot write is shown the ready
- * list instead); when nothing is ready, one line saying what the first waiting tasks wait for. Each is
- * found with one range of the ready or waiting index. Read-only.
+ * ready task it can take, offered with a `tasks_take` call (a caller whose role cannot write is shown
+ * the ready list instead); when nothing is ready, one line saying what the first waiting tasks wait
+ * for; for a focus that waits, what it waits for. Each is found with one range of the ready or waiting
+ * index. Read-only.
  */
 import { type CommandContext, ROLE_RANK } from "../../commands/context";
 import { firstOpenStep } from "../../place/targets";
@@ -90,4 +91,14 @@ export function waitingWork(ctx: CommandContext): ReadyWork | undefined {
     action: suggest("open", { id: blocker }, `See ${blocker}, which ${first.id} waits for`),
     backup: suggest("tasks.ready", {}, "See what is ready, and what waits on what"),
   };
+}
+
+/** A focused task that waits on unfinished tasks: the line saying so, and a look at the first of them. */
+export function focusWaits(ctx: CommandContext, focused: EntityRow): { why: string; action: Suggestion } | undefined {
+  if (focused.kind !== "task") return undefined;
+  const waiting = blockersOf(ctx.db, focused.id).filter((blocker) => !blocker.finished);
+  const first = waiting[0];
+  if (first === undefined) return undefined;
+  const line = `${focused.id} waits for ${waiting.map((blocker) => `${blocker.id} (${blocker.status})`).join(", ")}`;
+  return { why: clip(line, MAX_WAITING_LINE), action: suggest("open", { id: first.id }, `See ${first.id}, which ${focused.id} waits for`) };
 }

@@ -159,8 +159,9 @@ export const tasksTake = defineCommand({
       if (task === undefined) notReady(ctx, `No task is ready${args.plan === undefined ? "" : ` in ${args.plan}`}.`, undefined, args.plan);
     }
     const taken = take(ctx, task, args.ticks);
+    const now = taken.task;
     return {
-      task: { id: task.id, title: task.title, plan_id: task.plan_id ?? "", status: task.status },
+      task: { id: now.id, title: now.title, plan_id: now.plan_id ?? "", status: now.status },
       claim: {
         task: task.id,
         holder: taken.claim.holder,
