@@ -155,7 +155,7 @@ describe("workspace export and restore", () => {
     const lines = linesOf(pages);
     const header = JSON.parse(lines[0] as string);
     const sourceStatus = await ok("status", { workspace: source });
-    expect(header).toMatchObject({ n: 0, format: "branchmind-workspace-export", version: 1, schema_version: 21, workspace: source });
+    expect(header).toMatchObject({ n: 0, format: "branchmind-workspace-export", version: 1, schema_version: 22, workspace: source });
     expect(header.clocks).toMatchObject({ tick: sourceStatus.tick, seq: expect.any(Number) });
     const trailer = JSON.parse(lines[lines.length - 1] as string);
     expect(trailer).toMatchObject({ n: lines.length - 1, end: true, lines: lines.length, clocks: header.clocks });

@@ -195,7 +195,7 @@ describe("workspace export and restore", () => {
     const schema = await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ schema_version: 99 }) }, admin);
     expect(schema).toMatchObject({
       code: "INVALID_INPUT",
-      details: { schema_version: 99, supported_schema_version: 21, oldest_restorable_schema_version: 21 },
+      details: { schema_version: 99, supported_schema_version: 22, oldest_restorable_schema_version: 21 },
     });
     expect((await failure("workspace_import", { workspace: "export/versions-1", jsonl: withHeader({ version: 2 }) }, admin)).code).toBe(
       "INVALID_INPUT",

@@ -93,7 +93,12 @@ describe("taking a task", () => {
     const t2 = await task(workspace, plan, "Second", { steps });
 
     const taken = await ok("tasks_take", { workspace }, alice);
-    expect(taken).toMatchObject({ task: { id: t1, status: "ACTIVE" }, focus: t1, claim: { task: t1, holder: "alice" }, lease: { path: "s:0" } });
+    expect(taken).toMatchObject({
+      task: { id: t1, status: "ACTIVE" },
+      focus: t1,
+      claim: { task: t1, holder: "alice" },
+      lease: { path: "s:0" },
+    });
     expect((await ok("tasks_focus_get", { workspace }, alice)).focus).toBe(t1);
     // Still ready for its holder, not for anyone else.
     expect((await ok("tasks_ready", { workspace }, alice)).items[0]).toMatchObject({ id: t1, held_by_you: true });
@@ -171,6 +176,11 @@ describe("the ready queue", () => {
     const empty = await ok("tasks_ready", { workspace }, await as("bob"));
     expect(empty.items).toEqual([]);
     expect(empty.waiting).toEqual([{ id: second, title: "second", waits_for: [`${first} (ACTIVE)`] }]);
+    // With a plan, the plan's own waiting tasks.
+    const other = (await ok("tasks_create", { workspace, title: "Other" })).id as string;
+    const elsewhere = await task(workspace, other, "elsewhere", { blocked_by: [first] });
+    const inOther = await ok("tasks_ready", { workspace, plan: other }, await as("bob"));
+    expect(inOther.waiting.map((waiting: Args) => waiting.id)).toEqual([elsewhere]);
   });
 
   it("gives each of 5 ready tasks to exactly one of 20 agents taking at once; the others get a typed answer", async () => {

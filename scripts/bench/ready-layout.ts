@@ -195,9 +195,11 @@ export function readyTasks(layout: ReadyLayout, claims: readonly Claim[], caller
     .sort(queueOrder);
 }
 
-/** The workable tasks that wait on an unfinished task, in queue order, whoever holds them. */
-export function waitingTasks(layout: ReadyLayout): ReadyTask[] {
-  return layout.tasks.filter((task) => WORKABLE.has(task.status) && openBlockers(layout, task).length > 0).sort(queueOrder);
+/** The workable tasks (of `plan`, when given) that wait on an unfinished task, in queue order, whoever holds them. */
+export function waitingTasks(layout: ReadyLayout, plan?: string): ReadyTask[] {
+  return layout.tasks
+    .filter((task) => (plan === undefined || task.plan === plan) && WORKABLE.has(task.status) && openBlockers(layout, task).length > 0)
+    .sort(queueOrder);
 }
 
 /** Counts for the report. */

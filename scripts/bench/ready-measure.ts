@@ -90,11 +90,11 @@ function pageCheck(layout: ReadyLayout, name: LayoutName, plan: string | undefin
   const items = ready.slice(0, PAGE).map((task) => itemOf(task, own));
   const more = ready.length > PAGE;
   const pagination = { cursor: null, limit: PAGE, count: items.length, has_more: more, ...(more ? { next_cursor: items.at(-1)?.id } : {}) };
-  // With nothing ready, `waiting` names the workspace's first waiting tasks, whatever the plan filter (ready.commands.ts).
+  // With nothing ready, `waiting` names the first waiting tasks (of the plan, when one is given).
   const waiting =
     ready.length > 0
       ? undefined
-      : waitingTasks(layout)
+      : waitingTasks(layout, plan)
           .slice(0, WAITING_SHOWN)
           .map((task) => ({
             id: task.id,

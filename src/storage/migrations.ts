@@ -20,6 +20,7 @@ import stepLeasesByHolder from "../../migrations/0018_step_leases_by_holder.sql"
 import graphTermsOpenTags from "../../migrations/0019_graph_terms_open_tags.sql";
 import jobsQueueByAddressee from "../../migrations/0020_jobs_queue_by_addressee.sql";
 import taskDependencies from "../../migrations/0021_task_dependencies.sql";
+import taskReadinessWaitingByPlan from "../../migrations/0022_task_readiness_waiting_by_plan.sql";
 import type { Migration } from "./migrate";
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
@@ -44,4 +45,5 @@ export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   { id: 19, name: "graph_terms_open_tags", sql: graphTermsOpenTags, keepsTables: true },
   { id: 20, name: "jobs_queue_by_addressee", sql: jobsQueueByAddressee, keepsTables: true },
   { id: 21, name: "task_dependencies", sql: taskDependencies },
+  { id: 22, name: "task_readiness_waiting_by_plan", sql: taskReadinessWaitingByPlan, keepsTables: true },
 ];

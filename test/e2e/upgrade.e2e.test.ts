@@ -40,7 +40,7 @@ import {
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const PREVIOUS_SCHEMA = 16;
-const CURRENT_SCHEMA = 21;
+const CURRENT_SCHEMA = 22;
 /** A server start (with the viewer's build) plus the seed or the checks, on a busy 2-CPU machine. */
 const PHASE_TIMEOUT_MS = 150_000;
 /** A workspace pushes its summary to the Directory 2 s after a write (its alarm); this bounds the wait for it. */

@@ -249,15 +249,22 @@ export function isReadyFor(db: Db, taskId: string, caller: string): boolean {
   return row !== undefined && (row.holder === null || row.holder === caller);
 }
 
-/** The first `limit` workable tasks that wait on an unfinished blocker, in queue order. */
-export function firstWaiting(db: Db, limit: number): string[] {
-  return db
-    .all<{ task_id: string }>(
-      `SELECT task_id FROM task_readiness INDEXED BY task_readiness_waiting
-       WHERE workable = 1 AND open_blockers > 0 ORDER BY rank, id_len, task_id LIMIT ?`,
-      limit,
-    )
-    .map((row) => row.task_id);
+/** The first `limit` workable tasks (of `planId`, when given) that wait on an unfinished blocker, in queue order. */
+export function firstWaiting(db: Db, limit: number, planId?: string): string[] {
+  const rows =
+    planId === undefined
+      ? db.all<{ task_id: string }>(
+          `SELECT task_id FROM task_readiness INDEXED BY task_readiness_waiting
+           WHERE workable = 1 AND open_blockers > 0 ORDER BY rank, id_len, task_id LIMIT ?`,
+          limit,
+        )
+      : db.all<{ task_id: string }>(
+          `SELECT task_id FROM task_readiness INDEXED BY task_readiness_waiting_by_plan
+           WHERE plan_id = ? AND workable = 1 AND open_blockers > 0 ORDER BY rank, id_len, task_id LIMIT ?`,
+          planId,
+          limit,
+        );
+  return rows.map((row) => row.task_id);
 }
 
 /** Of `taskIds`, those now ready for nobody in particular (free or held): what finishing a blocker released. */

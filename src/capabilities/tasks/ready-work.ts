@@ -33,9 +33,9 @@ export interface WaitingTask {
   waits_for: string[];
 }
 
-/** The first `limit` waiting tasks, each with the unfinished tasks it waits for. */
-export function waitingTasks(ctx: CommandContext, limit: number): WaitingTask[] {
-  return firstWaiting(ctx.db, limit).flatMap((id) => {
+/** The first `limit` waiting tasks (of `plan`, when given), each with the unfinished tasks it waits for. */
+export function waitingTasks(ctx: CommandContext, limit: number, plan?: string): WaitingTask[] {
+  return firstWaiting(ctx.db, limit, plan).flatMap((id) => {
     const entity = findEntity(ctx.db, id);
     if (entity === undefined) return [];
     const waits = blockersOf(ctx.db, id).filter((blocker) => !blocker.finished);

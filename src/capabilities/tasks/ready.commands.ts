@@ -107,7 +107,7 @@ export const tasksReady = defineCommand({
         has_more: hasMore,
         ...(hasMore ? { next_cursor: last.task_id } : {}),
       },
-      ...(empty ? { waiting: waitingTasks(ctx, WAITING_SHOWN) } : {}),
+      ...(empty ? { waiting: waitingTasks(ctx, WAITING_SHOWN, args.plan) } : {}),
       now_tick: nowTick(ctx.db),
     };
   },
