@@ -280,7 +280,7 @@ describe("the index itself", () => {
       version(2, "node", "N2", "pulsar gone", 1);
       version(3, "edge", "N1|r|N1", "pulsar edge", 0);
       version(4, "node", "N3", "two PULSARS", 0);
-      expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([14, 15, 16, 17, 18, 19, 20]);
+      expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([14, 15, 16, 17, 18, 19, 20, 21, 22]);
       expect(matches('"pulsar"')).toEqual([1, 4]);
       // New versions are indexed as they are written, tombstones and edges are not.
       version(5, "node", "N4", "late pulsar", 0);

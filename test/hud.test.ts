@@ -29,13 +29,13 @@ describe("the best action follows the work", () => {
     expect(capsule.why[0]).toContain("PLAN-001");
   });
 
-  it("on a focused task's open step: a progress write for the owner; a newcomer is told to take the task up", async () => {
+  it("on a focused task's open step: a progress write for the owner; a newcomer is offered the ready task to take", async () => {
     const workspace = "hud/task";
     await stateNamed("task-with-steps").build(workspace);
     const owner = await bestMove(workspace, OWNER);
     expect(owner.move).toBe("tasks.note");
     const newcomer = await bestMove(workspace, NEWCOMER);
-    expect(newcomer.move).toBe("tasks.focus.set");
+    expect(newcomer.move).toBe("tasks.take");
     expect(newcomer.capsule.where).toMatchObject({ focus: null, target: { id: "TASK-001" }, step_focus: { path: "s:0" } });
   });
 
@@ -99,7 +99,7 @@ describe("the best action follows the work", () => {
 const BEST_MOVES: Record<string, { owner: string; newcomer: string }> = {
   empty: { owner: "tasks plan.create", newcomer: "tasks plan.create" },
   "plan-only": { owner: "tasks.focus.set", newcomer: "tasks.focus.set" },
-  "task-with-steps": { owner: "tasks.note", newcomer: "tasks.focus.set" },
+  "task-with-steps": { owner: "tasks.note", newcomer: "tasks.take" },
   "step-leased-by-another": { owner: "tasks.step.lease.get", newcomer: "tasks.focus.set" },
   "graph-conflict": { owner: "graph.conflict.show", newcomer: "graph.conflict.show" },
   "another-agents-drafts": { owner: "think.add.test", newcomer: "think.add.test" },
@@ -110,6 +110,10 @@ const BEST_MOVES: Record<string, { owner: string; newcomer: string }> = {
   "record-sync-session": { owner: "records sync", newcomer: "tasks plan.create" },
   "queued-job": { owner: "jobs claim", newcomer: "jobs claim" },
   "focus-on-deleted-task": { owner: "tasks.focus.set", newcomer: "tasks.focus.set" },
+  // Another agent has taken TASK-001: TASK-002 is ready for anyone else.
+  "tasks-waiting-and-taken": { owner: "tasks.take", newcomer: "tasks.take" },
+  // The owner took TASK-002 (its focus: work its open step); nothing is ready for a newcomer, who looks at a blocker.
+  "nothing-ready": { owner: "tasks.note", newcomer: "open" },
 };
 
 describe("per crawler state", () => {

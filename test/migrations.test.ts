@@ -55,7 +55,11 @@ const TABLES = [
   "step_ordinals",
   "steps",
   "tags",
+  // Dependencies and claims (migration 0021), exported; what makes a task ready, derived and never exported.
+  "task_claims",
+  "task_dependencies",
   "task_proofs",
+  "task_readiness",
   "tasks",
   "workspace_meta",
 ];
@@ -92,6 +96,8 @@ describe("workspace migrations", () => {
         { id: 18, name: "step_leases_by_holder" },
         { id: 19, name: "graph_terms_open_tags" },
         { id: 20, name: "jobs_queue_by_addressee" },
+        { id: 21, name: "task_dependencies" },
+        { id: 22, name: "task_readiness_waiting_by_plan" },
       ]);
       expect(migrate(db, WORKSPACE_MIGRATIONS, 0)).toEqual([]);
       expect(db.all("SELECT name, value FROM clocks ORDER BY name")).toEqual([

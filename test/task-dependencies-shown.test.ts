@@ -57,7 +57,7 @@ describe("a waiting task says what it waits for", () => {
     expect(before.item?.taken_by).toBeUndefined();
     for (const answer of [before.opened, before.resumed, before.snapshot]) {
       expect(answer.dependencies).toEqual({ blocked_by: [waitingNow], waiting: true });
-      expect(answer.claim).toBeNull();
+      expect(answer.claim).toBeUndefined();
     }
     const line = `waits for ${schema} (ACTIVE)`;
     expect(before.radar.radar.blockers[0]).toBe(line);
@@ -73,12 +73,13 @@ describe("a waiting task says what it waits for", () => {
     const claim = { holder: "bob", expires_tick: taken.claim.expires_tick };
     expect((await read("open", { workspace, id: schema })).claim).toEqual(claim);
     expect((await read("tasks_resume_super", { workspace, task: schema })).claim).toEqual(claim);
-    expect((await read("tasks_snapshot", { workspace, task: schema })).dependencies).toEqual({ blocked_by: [], waiting: false });
+    // A task that waits for nothing says nothing of it (a view's budget pays nothing for it).
+    expect((await read("tasks_snapshot", { workspace, task: schema })).dependencies).toBeUndefined();
 
     // A plan waits for nothing and nobody takes it.
     const openedPlan = await read("open", { workspace, id: plan });
-    expect(openedPlan.dependencies).toBeNull();
-    expect(openedPlan.claim).toBeNull();
+    expect(openedPlan.dependencies).toBeUndefined();
+    expect(openedPlan.claim).toBeUndefined();
 
     const finished = await ok("tasks_complete", { workspace, target: schema }, bob);
     expect(finished.made_ready).toEqual([release]);
@@ -94,7 +95,7 @@ describe("a waiting task says what it waits for", () => {
     }
     expect(after.opened.capsule.why.filter((text: string) => text.includes("waits for"))).toEqual([]);
     // Finishing ended the claim.
-    expect((await read("open", { workspace, id: schema })).claim).toBeNull();
+    expect((await read("open", { workspace, id: schema })).claim).toBeUndefined();
   });
 
   it("names ten unfinished blockers in the radar's line and counts the rest; lists and views stay bounded", async () => {

@@ -21,13 +21,13 @@ export const dependenciesViewSchema = z
       .describe("Every task it waits for, finished or not, in id order (titles cut to 60 characters)."),
     waiting: z.boolean().describe("True while one of them is neither DONE nor CANCELED."),
   })
-  .nullable()
-  .describe("What the task waits for (tasks_dependency_add); null for a plan.");
+  .optional()
+  .describe("What the task waits for (tasks_dependency_add); given when it waits, or waited, for any task.");
 
 export const claimViewSchema = z
   .object({ holder: z.string(), expires_tick: z.number() })
-  .nullable()
-  .describe("Who has taken the task (tasks_take) and until which tick; null when nobody has.");
+  .optional()
+  .describe("Who has taken the task (tasks_take) and until which tick; given while someone has.");
 
 /** Unfinished blockers the "waits for" line names at most; it counts the rest. */
 const MAX_NAMED_BLOCKERS = 10;
@@ -44,17 +44,21 @@ export function waitsForLine(blockers: readonly Blocker[]): string | undefined {
   return `waits for ${named.join(", ")}${more > 0 ? `, and ${more} more` : ""}`;
 }
 
-/** `dependencies` of a resume view: the task's blockers and whether it waits; null for a plan. */
-export function dependenciesView(db: Db, entity: EntityRow): z.infer<typeof dependenciesViewSchema> {
-  if (entity.kind !== "task") return null;
+/**
+ * A resume view's `dependencies` and `claim`, each only when there is something to say (a task with
+ * blockers, a taken task), so that a view of a task with neither costs its budget nothing.
+ */
+export function dependencyFields(
+  db: Db,
+  entity: EntityRow,
+): { dependencies?: NonNullable<z.infer<typeof dependenciesViewSchema>>; claim?: NonNullable<z.infer<typeof claimViewSchema>> } {
+  if (entity.kind !== "task") return {};
   const blockers = blockersOf(db, entity.id).map((blocker) => ({ ...blocker, title: clip(blocker.title, MAX_BLOCKER_TITLE_CHARS) }));
-  return { blocked_by: blockers, waiting: blockers.some((blocker) => !blocker.finished) };
-}
-
-/** `claim` of a resume view: the live claim on the task, or null. */
-export function claimView(db: Db, entity: EntityRow): z.infer<typeof claimViewSchema> {
-  const claim = entity.kind === "task" ? claimOf(db, entity.id) : undefined;
-  return claim === undefined ? null : { holder: claim.holder, expires_tick: claim.expires_tick };
+  const claim = claimOf(db, entity.id);
+  return {
+    ...(blockers.length === 0 ? {} : { dependencies: { blocked_by: blockers, waiting: blockers.some((blocker) => !blocker.finished) } }),
+    ...(claim === undefined ? {} : { claim: { holder: claim.holder, expires_tick: claim.expires_tick } }),
+  };
 }
 
 /** What a list item of a task adds: its unfinished blockers' ids, when it has any, and its holder, when taken. */

@@ -12,7 +12,7 @@
  * - `full` (default without a budget): every section at its full default size.
  *
  * Every answer carries the capsule (where / why / next), and a task's `dependencies` (what it waits
- * for) and `claim` (who has taken it). Under a tight budget the sections shrink and go first; the
+ * for) and `claim` (who has taken it) when it has them. Under a tight budget the sections shrink and go first; the
  * capsule stays, and at the very end only its compact form with the best action is left.
  */
 import { z } from "zod";
@@ -35,7 +35,7 @@ import { engineSchema } from "../think/engine.schema";
 import { engineAnswer } from "../think/engine.slice";
 import { nextTaskOf, targetCapsule } from "./capsule";
 import { compactCapsuleOf } from "./capsule.compact";
-import { claimView, claimViewSchema, dependenciesView, dependenciesViewSchema } from "./dependency-view";
+import { claimViewSchema, dependenciesViewSchema, dependencyFields } from "./dependency-view";
 import { liveLease } from "./leases.store";
 import { radarSchema, radarView } from "./radar";
 import { type PageRequest, viewCardRequests, viewCardsOf } from "./resume-cards";
@@ -246,8 +246,7 @@ export function resumeView(ctx: CommandContext, args: ResumeArgs, tool: string, 
     view,
     focus,
     target: toEntity(entity),
-    dependencies: dependenciesView(ctx.db, entity),
-    claim: claimView(ctx.db, entity),
+    ...dependencyFields(ctx.db, entity),
     reasoning_ref: ref,
     radar: radar.radar,
     step_focus: stepFocus

@@ -99,9 +99,9 @@ export interface Blocker {
 export interface Resume {
   target: Entity & { description?: string; contract?: string; tags?: string[] };
   /** What a task waits for; null for a plan (absent from older servers). */
-  dependencies?: { blocked_by: Blocker[]; waiting: boolean } | null;
+  dependencies?: { blocked_by: Blocker[]; waiting: boolean };
   /** Who has taken the task and until which tick; null when nobody has (absent from older servers). */
-  claim?: { holder: string; expires_tick: number } | null;
+  claim?: { holder: string; expires_tick: number };
   radar: { now: string; why: string; verify: string[]; next: string[]; blockers: string[] };
   steps: StepSummary[];
   timeline?: { events: { event_id: string; tick: number; ts_ms: number; type: string; path?: string }[] };
