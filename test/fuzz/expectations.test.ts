@@ -14,7 +14,7 @@ describe("the fuzzer's oracle", () => {
       for (const args of HOSTILE) {
         const expectation = expectationOf(command, args);
         expect(expectation.tool).toBe(command.tool);
-        expect(expectation.repeat).toBe(command.kind === "read" ? "read" : undefined);
+        expect(expectation.repeat).toBe(command.kind === "read" && command.scope !== "directory" ? "read" : undefined);
       }
     }
   });
@@ -27,6 +27,8 @@ describe("the fuzzer's oracle", () => {
       bookkeeping: ["snapshot_baselines"],
     });
     expect(expectationOf(snapshot, null)).toEqual({ tool: "tasks_snapshot", readOnly: true, repeat: "read" });
+    // A Directory read's summaries may move between two sends (a workspace's alarm pushes them).
+    expect(expectationOf(findCommand("list_projects") as Command, {}).repeat).toBeUndefined();
     const commit = findCommand("notes_commit") as Command;
     expect(expectationOf(commit, { idempotency_key: "k" }).repeat).toBe("replay");
     expect(expectationOf(commit, { idempotency_key: 3 }).repeat).toBeUndefined();
