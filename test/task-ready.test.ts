@@ -82,6 +82,42 @@ describe("dependencies", () => {
   });
 });
 
+describe("dependencies at their bounds", () => {
+  it("keep every copy of a blocker current, in more than 50 other plans", async () => {
+    const workspace = "ready/many-plans";
+    const home = (await ok("tasks_create", { workspace, title: "Home" })).id as string;
+    const blocker = await task(workspace, home, "Shared schema");
+    const plans: string[] = [];
+    for (let index = 0; index < 52; index++) {
+      const plan = (await ok("tasks_create", { workspace, title: `Team ${index}` })).id as string;
+      await task(workspace, plan, `Uses the schema ${index}`, { blocked_by: [blocker] });
+      plans.push(plan);
+    }
+    await ok("tasks_complete", { workspace, target: blocker });
+    // The last plans made (past any bound of 50) show the blocker done, as the first do.
+    for (const plan of [plans[0] as string, plans[50] as string, plans[51] as string]) {
+      const graph = await ok("graph_query", { workspace, branch: `plan/${plan}`, doc: `${plan}-graph` });
+      expect((graph.nodes as { id: string; status?: string }[]).find((node) => node.id === `task:${blocker}`)?.status, plan).toBe("done");
+    }
+  });
+
+  it("let a task wait on 50 tasks, every one shown, and refuse the 51st", async () => {
+    const workspace = "ready/fifty";
+    const plan = (await ok("tasks_create", { workspace, title: "Ship" })).id as string;
+    const blockers: string[] = [];
+    for (let index = 0; index < 51; index++) blockers.push(await task(workspace, plan, `part ${index}`));
+    const waiting = await ok("tasks_create", { workspace, parent: plan, title: "All of it", blocked_by: blockers.slice(0, 50) });
+    expect(waiting.blocked_by.map((blocker: Args) => blocker.id)).toEqual(blockers.slice(0, 50));
+    const refused = await failure("tasks_dependency_add", { workspace, task: waiting.id, blocked_by: [blockers[50]] });
+    expect(refused).toMatchObject({ code: "INVALID_INPUT", details: { field: "blocked_by", max: 50, current: 50 } });
+    // Finishing the 50th (the last in id order) still counts: the task waits for the other 49.
+    await ok("tasks_complete", { workspace, target: blockers[49] });
+    const shown = await ok("tasks_resume_super", { workspace, target: waiting.id });
+    expect(shown.dependencies.blocked_by).toHaveLength(50);
+    expect(shown.dependencies.blocked_by.at(-1)).toMatchObject({ id: blockers[49], finished: true });
+  });
+});
+
 describe("taking a task", () => {
   it("claims it, focuses it and leases its first step; other agents cannot write its steps until it is released or expires", async () => {
     const workspace = "ready/take";

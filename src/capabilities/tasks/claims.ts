@@ -8,6 +8,7 @@ import type { CommandContext } from "../../commands/context";
 import { setFocus } from "../../place/focus.store";
 import { firstOpenStep } from "../../place/targets";
 import { type EntityRow, orderedSteps, type StepRow } from "../../place/targets.store";
+import { waitsForLine } from "./dependency-view";
 import { emitEvent, projectEntity } from "./ingest";
 import { type LeaseRow, leaseHeld, liveLease, nowTick, writeLease } from "./leases.store";
 import { blockersOf, type ClaimRow, claimOf, deleteClaim, dependentsOf, FINISHED, nowReady, writeClaim } from "./readiness.store";
@@ -21,8 +22,8 @@ const MAX_MADE_READY = 20;
 export function whyNotReady(ctx: CommandContext, task: EntityRow): string | undefined {
   if (task.kind !== "task") return `${task.id} is a plan; take one of its tasks`;
   if (task.status !== "TODO" && task.status !== "ACTIVE") return `${task.id} is ${task.status}`;
-  const waiting = blockersOf(ctx.db, task.id).filter((blocker) => !blocker.finished);
-  if (waiting.length > 0) return `${task.id} waits for ${waiting.map((blocker) => `${blocker.id} (${blocker.status})`).join(", ")}`;
+  const waits = waitsForLine(blockersOf(ctx.db, task.id));
+  if (waits !== undefined) return `${task.id} ${waits}`;
   const blocked = orderedSteps(ctx.db, task.id).find((step) => step.blocked === 1 && step.completed === 0);
   if (blocked !== undefined)
     return `${task.id} has a blocked step, ${blocked.path}${blocked.block_reason ? ` (${blocked.block_reason})` : ""}`;

@@ -32,6 +32,11 @@ export const claimViewSchema = z
 /** Unfinished blockers the "waits for" line names at most; it counts the rest. */
 const MAX_NAMED_BLOCKERS = 10;
 
+/** A blocker as every line that names one writes it: `TASK-001 (ACTIVE)`. */
+export function blockerLabel(blocker: Pick<Blocker, "id" | "status">): string {
+  return `${blocker.id} (${blocker.status})`;
+}
+
 /**
  * The unfinished ones of `blockers`, as "waits for TASK-001 (ACTIVE), TASK-002 (TODO)" (the first
  * MAX_NAMED_BLOCKERS, then "and N more"); undefined when none is.
@@ -39,7 +44,7 @@ const MAX_NAMED_BLOCKERS = 10;
 export function waitsForLine(blockers: readonly Blocker[]): string | undefined {
   const open = blockers.filter((blocker) => !blocker.finished);
   if (open.length === 0) return undefined;
-  const named = open.slice(0, MAX_NAMED_BLOCKERS).map((blocker) => `${blocker.id} (${blocker.status})`);
+  const named = open.slice(0, MAX_NAMED_BLOCKERS).map(blockerLabel);
   const more = open.length - named.length;
   return `waits for ${named.join(", ")}${more > 0 ? `, and ${more} more` : ""}`;
 }

@@ -25,7 +25,7 @@ import {
   writeLease,
 } from "./leases.store";
 import { claimOf, taskTaken } from "./readiness.store";
-import { eventSchema } from "./tasks.schema";
+import { eventSchema, ticksArg } from "./tasks.schema";
 import { updateEntity } from "./tasks.store";
 
 const leaseSchema = z.object({
@@ -44,13 +44,7 @@ const leaseOutput = {
   events: z.array(eventSchema),
 };
 
-const ticksArg = z
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_LEASE_TICKS)
-  .default(DEFAULT_LEASE_TICKS)
-  .describe(`Lease length in ticks (journaled operations of the workspace); default ${DEFAULT_LEASE_TICKS}.`);
+const ticksInput = ticksArg("Lease");
 
 function shown(lease: LeaseRow | undefined, step: StepRow) {
   if (lease === undefined) return null;
@@ -115,7 +109,7 @@ export const tasksStepLeaseClaim = defineCommand({
   description: `Lease a step to yourself so that other agents' mutations of it fail STEP_LEASE_HELD until you release it or it expires (ticks, default ${DEFAULT_LEASE_TICKS}, at most ${MAX_LEASE_TICKS}). Re-claiming your own live lease changes nothing; force: true takes over another agent's lease (journaled).`,
   kind: "write",
   example: { target: "TASK-001", step: "focus" },
-  input: { ...targetFields, ...stepSelectorFields, ticks: ticksArg, force: z.boolean().default(false) },
+  input: { ...targetFields, ...stepSelectorFields, ticks: ticksInput, force: z.boolean().default(false) },
   output: leaseOutput,
   handler: (ctx, args) => {
     const call = leaseCall(ctx, args, "tasks_step_lease_claim");
@@ -140,7 +134,7 @@ export const tasksStepLeaseRenew = defineCommand({
     "Extend your live lease on a step: it then expires `ticks` after the renewal. STEP_LEASE_NOT_HELD when you hold no live lease on it.",
   kind: "write",
   example: { target: "TASK-001", step: "focus" },
-  input: { ...targetFields, ...stepSelectorFields, ticks: ticksArg },
+  input: { ...targetFields, ...stepSelectorFields, ticks: ticksInput },
   output: leaseOutput,
   handler: (ctx, args) => {
     const call = leaseCall(ctx, args, "tasks_step_lease_renew");

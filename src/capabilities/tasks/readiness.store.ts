@@ -12,8 +12,6 @@ import type { Db } from "../../storage/db";
 
 /** Blockers one task may wait on: a task is a unit of work, its prerequisites a short list. */
 export const MAX_BLOCKERS = 50;
-/** Other plans' graphs a task's status change is copied into at most (`plansWaitingOn`). */
-const MAX_WAITING_PLANS = 50;
 /** Statuses in which a task no longer holds up the tasks waiting on it. */
 export const FINISHED = ["DONE", "CANCELED"] as const;
 
@@ -42,7 +40,10 @@ export interface ReadyRow {
 
 const FINISHED_SQL = "('DONE', 'CANCELED')";
 
-/** The tasks `taskId` waits on, finished or not, in id order (at most MAX_BLOCKERS). */
+/**
+ * The tasks `taskId` waits on, finished or not, in id order: all of them, since no write lets a task
+ * wait on more than MAX_BLOCKERS (dependencies.ts refuses the one past it).
+ */
 export function blockersOf(db: Db, taskId: string): Blocker[] {
   return db
     .all<{ id: string; title: string; status: string; finished: number }>(
@@ -66,15 +67,15 @@ export function dependentsOf(db: Db, blockerId: string, limit: number): string[]
 }
 
 /**
- * Plans other than `exceptPlan` whose tasks wait on `blockerId`: their graphs hold a copy of its node.
- * At most MAX_WAITING_PLANS (a blocker that holds up work in more plans keeps the rest of its copies
- * as they were when their dependency was added).
+ * Plans other than `exceptPlan` whose tasks wait on `blockerId`: their graphs hold a copy of its node,
+ * and every copy follows it. One seek of the blocker index, then each waiting task's plan (a task is
+ * waited on by at most the workspace's tasks, so this is bounded by them; in practice a handful).
  */
 export function plansWaitingOn(db: Db, blockerId: string, exceptPlan: string): string[] {
   return db
     .all<{ plan_id: string }>(
       `SELECT DISTINCT t.plan_id FROM task_dependencies d JOIN tasks t ON t.id = d.task_id
-       WHERE d.blocker_id = ? AND t.plan_id <> ? ORDER BY t.plan_id LIMIT ${MAX_WAITING_PLANS}`,
+       WHERE d.blocker_id = ? AND t.plan_id <> ? ORDER BY t.plan_id`,
       blockerId,
       exceptPlan,
     )

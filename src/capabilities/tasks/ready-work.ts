@@ -11,6 +11,7 @@ import { type EntityRow, findEntity } from "../../place/targets.store";
 import { type Suggestion, suggest } from "../../shared/suggestion";
 import { clip } from "../../shared/text";
 import { whyNotReady } from "./claims";
+import { blockerLabel, waitsForLine } from "./dependency-view";
 import { liveLease } from "./leases.store";
 import { blockersOf, firstWaiting, readyPage } from "./readiness.store";
 
@@ -39,7 +40,7 @@ export function waitingTasks(ctx: CommandContext, limit: number, plan?: string):
     const entity = findEntity(ctx.db, id);
     if (entity === undefined) return [];
     const waits = blockersOf(ctx.db, id).filter((blocker) => !blocker.finished);
-    return [{ id, title: entity.title, waits_for: waits.map((blocker) => `${blocker.id} (${blocker.status})`) }];
+    return [{ id, title: entity.title, waits_for: waits.map(blockerLabel) }];
   });
 }
 
@@ -96,9 +97,12 @@ export function waitingWork(ctx: CommandContext): ReadyWork | undefined {
 /** A focused task that waits on unfinished tasks: the line saying so, and a look at the first of them. */
 export function focusWaits(ctx: CommandContext, focused: EntityRow): { why: string; action: Suggestion } | undefined {
   if (focused.kind !== "task") return undefined;
-  const waiting = blockersOf(ctx.db, focused.id).filter((blocker) => !blocker.finished);
-  const first = waiting[0];
-  if (first === undefined) return undefined;
-  const line = `${focused.id} waits for ${waiting.map((blocker) => `${blocker.id} (${blocker.status})`).join(", ")}`;
-  return { why: clip(line, MAX_WAITING_LINE), action: suggest("open", { id: first.id }, `See ${first.id}, which ${focused.id} waits for`) };
+  const blockers = blockersOf(ctx.db, focused.id);
+  const waits = waitsForLine(blockers);
+  const first = blockers.find((blocker) => !blocker.finished);
+  if (waits === undefined || first === undefined) return undefined;
+  return {
+    why: clip(`${focused.id} ${waits}`, MAX_WAITING_LINE),
+    action: suggest("open", { id: first.id }, `See ${first.id}, which ${focused.id} waits for`),
+  };
 }

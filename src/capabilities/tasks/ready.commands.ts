@@ -16,23 +16,17 @@ import { keyedPageBudget, keyedPaginationSchema } from "../../shared/keyed-page"
 import { suggest } from "../../shared/suggestion";
 import { take, whyNotReady } from "./claims";
 import { emitEvent } from "./ingest";
-import { DEFAULT_LEASE_TICKS, MAX_LEASE_TICKS, nowTick } from "./leases.store";
+import { DEFAULT_LEASE_TICKS, nowTick } from "./leases.store";
 import { claimOf, deleteClaim, isReadyFor, queuePlace, type ReadyCursor, readyPage } from "./readiness.store";
 import { firstTakeable, waitingTasks } from "./ready-work";
-import { eventSchema } from "./tasks.schema";
+import { eventSchema, ticksArg } from "./tasks.schema";
 
 const DEFAULT_READY_LIMIT = 20;
 const MAX_READY_LIMIT = 100;
 /** Waiting tasks an empty queue describes at most. */
 const WAITING_SHOWN = 3;
 
-const ticksArg = z
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_LEASE_TICKS)
-  .default(DEFAULT_LEASE_TICKS)
-  .describe(`Claim length in ticks (journaled operations of the workspace); default ${DEFAULT_LEASE_TICKS}.`);
+const ticksInput = ticksArg("Claim");
 
 const readyItemSchema = z.object({
   id: z.string(),
@@ -139,7 +133,7 @@ export const tasksTake = defineCommand({
   input: {
     task: taskIdSchema.optional().describe("The task to take; default: the first ready one."),
     plan: planIdSchema.optional().describe("Take the first ready task of this plan."),
-    ticks: ticksArg,
+    ticks: ticksInput,
   },
   output: {
     task: z.object({ id: z.string(), title: z.string(), plan_id: z.string(), status: z.string() }),
@@ -203,7 +197,7 @@ export const tasksClaimRenew = defineCommand({
   description:
     "Extend your claim on a task you have taken (default: your focus), and the lease on its first open step: both then expire `ticks` after the renewal.",
   kind: "write",
-  input: { task: taskIdSchema.optional(), ticks: ticksArg },
+  input: { task: taskIdSchema.optional(), ticks: ticksInput },
   output: { claim: claimSchema, events: z.array(eventSchema) },
   handler: (ctx, args) => {
     const { entity } = claimedTask(ctx, args.task, "tasks_claim_renew");

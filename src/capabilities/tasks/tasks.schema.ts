@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { PROOF_MODES, TASK_STATUSES } from "../../place/target.schema";
 import { MAX_TITLE_CHARS } from "../../shared/limits";
+import { DEFAULT_LEASE_TICKS, MAX_LEASE_TICKS } from "./leases.store";
 
 /** Long free text on a plan or task (description, context, contract): a brief, not a document. */
 export const MAX_TASK_TEXT_CHARS = 16 * 1024;
@@ -103,4 +104,15 @@ export const madeReadySchema = z
 
 export function madeReady(ids: readonly string[]): { made_ready?: string[] } {
   return ids.length === 0 ? {} : { made_ready: [...ids] };
+}
+
+/** How long a step lease or a task claim lasts, in ticks (journaled operations of the workspace). */
+export function ticksArg(what: string) {
+  return z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LEASE_TICKS)
+    .default(DEFAULT_LEASE_TICKS)
+    .describe(`${what} length in ticks (journaled operations of the workspace); default ${DEFAULT_LEASE_TICKS}.`);
 }
