@@ -7,7 +7,6 @@
  */
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
-import { read } from "../../storage/clocks";
 import type { Db } from "../../storage/db";
 
 /** Blockers one task may wait on: a task is a unit of work, its prerequisites a short list. */
@@ -165,15 +164,6 @@ export function writeClaim(db: Db, claim: ClaimRow): void {
 
 export function deleteClaim(db: Db, taskId: string): void {
   db.run("DELETE FROM task_claims WHERE task_id = ?", taskId);
-}
-
-/** The claim `holder` holds that expires last (ties: the lowest task id). */
-export function heldClaim(db: Db, holder: string): ClaimRow | undefined {
-  return db.one<ClaimRow & Record<string, string | number>>(
-    "SELECT task_id, holder, acquired_tick, expires_tick FROM task_claims WHERE holder = ? AND expires_tick > ? ORDER BY expires_tick DESC, task_id LIMIT 1",
-    holder,
-    read(db, "tick"),
-  );
 }
 
 /** The refusal a write to a step of a task another agent has taken gets (as STEP_LEASE_HELD for a leased step). */

@@ -10,7 +10,6 @@ import { firstOpenStep } from "../../place/targets";
 import { type EntityRow, findEntity } from "../../place/targets.store";
 import { type Suggestion, suggest } from "../../shared/suggestion";
 import { clip } from "../../shared/text";
-import { whyNotReady } from "./claims";
 import { blockerLabel, waitsForLine } from "./dependency-view";
 import { liveLease } from "./leases.store";
 import { blockersOf, firstWaiting, readyPage } from "./readiness.store";
@@ -54,8 +53,10 @@ const TAKE_CANDIDATES = 20;
  */
 export function firstTakeable(ctx: CommandContext, plan: string | undefined): EntityRow | undefined {
   for (const row of readyPage(ctx.db, ctx.principal.agent_id, plan, undefined, TAKE_CANDIDATES)) {
+    // The ready index is exact (its triggers follow every status, blocker, blocked step and claim):
+    // only a step lease, which it does not know, can make a ready task one the caller cannot take.
     const entity = findEntity(ctx.db, row.task_id);
-    if (entity === undefined || whyNotReady(ctx, entity) !== undefined) continue;
+    if (entity === undefined) continue;
     const step = firstOpenStep(ctx.db, entity.id);
     const lease = step === undefined ? undefined : liveLease(ctx.db, step.id);
     if (lease === undefined || lease.holder === ctx.principal.agent_id) return entity;
