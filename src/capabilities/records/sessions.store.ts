@@ -77,6 +77,15 @@ export function openSessionsOf(db: Db, agentId: string, limit: number): SessionR
   );
 }
 
+/** An agent's newest open session (the highest number), or undefined. */
+export function latestOpenSessionOf(db: Db, agentId: string): SessionRow | undefined {
+  return db.one<SqlRow<SessionRow>>(
+    `SELECT ${SESSION_COLUMNS} FROM record_sessions INDEXED BY record_sessions_open_by_agent WHERE agent_id = ? AND status = 'open'
+     ORDER BY num DESC LIMIT 1`,
+    agentId,
+  );
+}
+
 /** Every open session in number order, at most `limit + 1`. */
 export function openSessions(db: Db, limit: number): SessionRow[] {
   return db.all<SqlRow<SessionRow>>(

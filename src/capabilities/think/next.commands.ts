@@ -10,14 +10,11 @@
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context";
 import { defineCommand } from "../../commands/registry";
-import { type Branch, sourcesOf } from "../../place/branches.store";
-import { DEFAULT_DOCS } from "../../place/documents";
-import { reasoningScope } from "../../place/scope";
-import { targetSchema } from "../../place/target.schema";
+import { sourcesOf } from "../../place/branches.store";
 import { fail } from "../../shared/errors";
 import { fill, suggest } from "../../shared/suggestion";
 import { clip } from "../../shared/text";
-import { branchArg, docSchema, ENTRY_KEEP } from "../docs/docs.schema";
+import { ENTRY_KEEP } from "../docs/docs.schema";
 import { entryViewSchema, entryViews } from "../docs/entry-view";
 import { readTail } from "../docs/tail";
 import { type Card, cardSchema } from "../graph/card-shape";
@@ -28,6 +25,7 @@ import { cardEntryHeldBy, visibleCardPages } from "./card-view";
 import type { EngineAction, EngineResult } from "./engine.model";
 import { engineSchema } from "./engine.schema";
 import { engineAnswer } from "./engine.slice";
+import { type FrontierScope as Scope, frontierScopeFields as scopeFields, frontierScopeOf as scopeOf } from "./frontier-scope";
 import { findPlaybook, PLAYBOOKS } from "./playbooks";
 
 /** Candidates per type on the frontier, by default and at most. */
@@ -35,36 +33,6 @@ const DEFAULT_PER_TYPE = 5;
 const MAX_PER_TYPE = 50;
 /** Trace entries a watch shows. */
 const WATCH_TRACE = 10;
-
-const scopeFields = {
-  target: targetSchema.optional(),
-  branch: branchArg.optional(),
-  graph_doc: docSchema.optional().describe("Default `graph` (with a target: its graph doc)."),
-  all_lanes: z.boolean().default(false),
-};
-
-interface Scope {
-  branch: Branch;
-  graphDoc: string;
-  traceDoc: string;
-  /** The plan or task aimed at (its reasoning ref), if any. */
-  target?: string | undefined;
-  /** Arguments that aim a proposed think call at this scope. */
-  callScope: Record<string, unknown>;
-}
-
-function scopeOf(ctx: CommandContext, args: { target?: unknown; branch?: string | undefined; graph_doc?: string | undefined }): Scope {
-  const scope = reasoningScope(ctx, args as Parameters<typeof reasoningScope>[1], "read", { useFocus: false });
-  if (scope.ref && args.graph_doc !== undefined)
-    fail("INVALID_INPUT", "With a target, the graph doc comes from its reasoning ref.", "Drop graph_doc or target.", {
-      fields: ["target", "graph_doc"],
-    });
-  const graphDoc = scope.ref?.graph_doc ?? args.graph_doc ?? DEFAULT_DOCS.graph;
-  const traceDoc = scope.ref?.trace_doc ?? DEFAULT_DOCS.trace;
-  const callScope =
-    scope.target !== undefined ? { target: scope.target } : { branch: scope.branch.name, trace_doc: traceDoc, graph_doc: graphDoc };
-  return { branch: scope.branch, graphDoc, traceDoc, target: scope.target, callScope };
-}
 
 /**
  * The open cards of each type, read together. Called after the engine's answer: at the default width

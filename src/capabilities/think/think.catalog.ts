@@ -2,6 +2,7 @@
 
 import { anchorMacroNote } from "./anchor-note.commands";
 import { THINK_ADD_COMMANDS, thinkCard } from "./card-write.commands";
+import { thinkFrontierGraph } from "./frontier-graph.commands";
 import { macroBranchNote } from "./idea-branch.commands";
 import { ideaBranchMerge } from "./idea-merge.commands";
 import { thinkFrontier, thinkNext, thinkPlaybook, thinkWatch } from "./next.commands";
@@ -34,6 +35,7 @@ export const THINK_COMMANDS = [
   thinkPack,
   contextPack,
   thinkFrontier,
+  thinkFrontierGraph,
   thinkNext,
   thinkWatch,
   thinkPlaybook,
