@@ -91,6 +91,23 @@ describe("POST /api/call: reads", () => {
   });
 });
 
+describe("POST /api/call: the agents' moves, for a person", () => {
+  it("renders a capsule's next moves as a writing agent is told them, where a read agent on MCP gets the status stand-in", async () => {
+    const workspace = "viewer/moves";
+    const plan = await ok("tasks_create", { workspace, title: "Ship" });
+    const task = await ok("tasks_create", { workspace, parent: plan.id, title: "Cache", steps: [{ title: "Write it" }] });
+    const viewed = await read("tasks.resume_super", workspace, { target: task.id });
+    const move = viewed.capsule.next.action as { tool: string; args: Record<string, unknown>; purpose: string };
+    expect(move.tool).not.toBe("status");
+    expect(move.purpose).not.toContain("not callable");
+    const reader = { path: "/mcp", ...(await as("carol", { role: "read" })) };
+    const agent = await ok("tasks", { workspace, op: "call", cmd: "tasks.resume_super", args: { target: task.id } }, reader);
+    const standIn = agent.capsule.next.action as { tool: string; purpose: string };
+    expect(standIn.tool).toBe("status");
+    expect(standIn.purpose).toContain("not callable on this connection");
+  });
+});
+
 describe("POST /api/call: nothing can write", () => {
   it("refuses every write with FORBIDDEN, even for an admin token, and writes nothing", async () => {
     const workspace = "viewer/writes";

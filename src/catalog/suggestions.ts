@@ -33,10 +33,19 @@ export interface Connection {
   tools: readonly string[] | "all";
   /** The workspace the URL locks the connection to, or null. */
   lock: string | null;
+  /**
+   * A person's read-only view (the browser viewer): suggestions are rendered as the agents' moves, for
+   * this role, to be read rather than made, instead of the `status` that stands in for a move the
+   * caller's own role may not make. Absent for every agent's connection.
+   */
+  movesFor?: Role;
 }
 
-/** A connection of the default toolset with no lock (the viewer's API, and calls that name none). */
+/** A connection of the default toolset with no lock (calls that name none). */
 export const PORTAL_CONNECTION: Connection = { form: "portal", tools: [], lock: null };
+
+/** The viewer's API: the default toolset's forms, with the moves a writing agent is told (docs/viewer.md). */
+export const PERSON_CONNECTION: Connection = { ...PORTAL_CONNECTION, movesFor: "write" };
 
 export interface RenderContext {
   connection: Connection;
@@ -100,7 +109,8 @@ function renderSuggestion(suggestion: Suggestion, context: RenderContext): Rende
     console.error("suggestion names an unknown command", suggestion.tool);
     return undefined;
   }
-  if (ROLE_RANK[context.role] < ROLE_RANK[requiredRole(command)]) return undefined;
+  const role = context.connection.movesFor ?? context.role;
+  if (ROLE_RANK[role] < ROLE_RANK[requiredRole(command)]) return undefined;
   const purpose = renderProse(suggestion.purpose, (named) => proseCallForm(named, context));
   return inForm(command, placed(command, suggestion.args, context), purpose, context);
 }

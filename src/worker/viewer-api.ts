@@ -20,7 +20,7 @@
  */
 import { z } from "zod";
 import { findCommand } from "../catalog/catalog";
-import { PORTAL_CONNECTION } from "../catalog/suggestions";
+import { PERSON_CONNECTION } from "../catalog/suggestions";
 import { WELL_KNOWN, wellKnown } from "../catalog/well-known";
 import type { Principal } from "../commands/context";
 import type { Command } from "../commands/registry";
@@ -154,8 +154,9 @@ async function runCall(body: ArrayBuffer | undefined, principal: Principal, env:
   const startedMs = Date.now();
   const command = findCommand(parsed.command);
   // The call runs as a read-only principal: even a misclassified command could not pass the role check.
+  // Its suggestions read as a writing agent is told them (the agents' moves, for a person: docs/viewer.md).
   const timing: CallTiming = { object_ms: null, rows_read: null };
-  const session: CallSession = { principal: { ...principal, role: "read" }, lock: undefined, env, connection: PORTAL_CONNECTION, timing };
+  const session: CallSession = { principal: { ...principal, role: "read" }, lock: undefined, env, connection: PERSON_CONNECTION, timing };
   let result: Result<Record<string, unknown>>;
   if (command === undefined) {
     result = { ok: false, error: unknownCommand(parsed.command) };

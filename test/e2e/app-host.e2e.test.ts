@@ -171,7 +171,7 @@ describe("the app in a host", () => {
     expect(await leased.locator("[data-testid=missing-proof]").textContent()).toContain("criteria, tests");
     expect(await leased.textContent()).toContain(PAYLOADS.step);
     const capsule = await frame.locator("[data-testid=capsule]").textContent();
-    expect(capsule).toMatch(/Best next/);
+    expect(capsule).toMatch(/Agents. best move: /);
 
     // Prose and tables, never JSON: no text node parses as a JSON object or array.
     expect(await frame.evaluate(JSON_TEXTS)).toEqual([]);

@@ -1,8 +1,10 @@
 /**
  * The resume's two summaries in words: the radar (now, why, verify, next, blockers) and the capsule
  * (where the work is, why, and the best and backup next move). Nested values of `where` become words
- * in a definition list, and a next move shows what it is for and which tool an agent would call,
- * never the call's arguments.
+ * in a definition list, and the next moves are marked as the agents' (what they are told, for a person
+ * to read): what each is for and which tool an agent would call, never a call to copy. The viewer's
+ * API renders them as a writing agent is told them (docs/viewer.md), not as its own read role's
+ * `status` stand-in.
  */
 import { el } from "../dom";
 import type { Resume, SuggestedCall } from "./types";
@@ -52,6 +54,11 @@ export function capsuleSection(capsule: NonNullable<Resume["capsule"]>): HTMLEle
     el("h4", {}, "Capsule"),
     capsule.where ? el("div", {}, el("strong", {}, "Where"), whereList(capsule.where)) : null,
     capsule.why && capsule.why.length > 0 ? line("Why", capsule.why.join("; ")) : null,
-    el("ul", {}, nextMove("Best next", capsule.next?.action), nextMove("Backup", capsule.next?.backup)),
+    el(
+      "div",
+      { class: "agents-move", testid: "agents-move" },
+      el("p", { class: "muted" }, "What the agents are told to do next (their move, not a call for you):"),
+      el("ul", {}, nextMove("Agents' best move", capsule.next?.action), nextMove("Agents' backup", capsule.next?.backup)),
+    ),
   );
 }
