@@ -6,7 +6,7 @@
 // no longer names it; a read grant is offered no write and cannot make it.
 import { describe, expect, it } from "vitest";
 import { toolCallFor } from "../web/src/app/tool-call";
-import { as, callTool, ok } from "./helpers/mcp";
+import { as, callTool, ok, type RpcOptions } from "./helpers/mcp";
 
 interface Suggested {
   tool: string;
@@ -16,7 +16,7 @@ interface Suggested {
 
 const FULL = { path: "/mcp?toolset=full" };
 
-async function pasted(suggestion: Suggested, extra: Record<string, unknown>, options: Record<string, unknown>) {
+async function pasted(suggestion: Suggested, extra: Record<string, unknown>, options: RpcOptions) {
   const call = toolCallFor(suggestion, extra);
   const result = await callTool(call.name, call.arguments, options);
   expect(result.isError, `${call.name}: ${JSON.stringify(result.structuredContent)}`).toBeUndefined();
