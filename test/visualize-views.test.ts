@@ -182,6 +182,8 @@ describe("visualize session", () => {
     );
     const theirs = await ok("activate", { ...w, id: "R002" }, bob);
     await ok("update_record", { ...w, session_id: theirs.session_id, id: "R002", body: "LRU with 10k entries" }, bob);
+    // A second change to the same record: still one record changed.
+    await ok("update_record", { ...w, session_id: theirs.session_id, id: "R002", body: "LRU with 20k entries" }, bob);
     for (const path of ["/mcp", "/mcp?toolset=full", `/w/${encodeURIComponent(workspace)}/mcp`]) {
       const options = { path, ...(await as("alice")) };
       const answer = await ok("visualize", { ...(path.startsWith("/w/") ? {} : w), what: "session" }, options);
@@ -192,6 +194,7 @@ describe("visualize session", () => {
         changed_by_others_capped: false,
       });
       expect((answer.session.active_records as { id: string }[]).map((record) => record.id)).toContain("R001");
+      expect(answer.session.active_record_ids).toEqual(["R001", "R002"]);
       expect(answer.summary).toContain(`Session ${session} of alice`);
       expect(answer.summary).toContain("1 record changed by others since then.");
       expect(answer.summary).toMatch(/last synced at tick \d+, the project is at tick \d+: \d+ ticks? behind/);
@@ -201,7 +204,7 @@ describe("visualize session", () => {
       const others = (activity.activity as { session_id?: string; record_id?: string; type: string }[]).filter(
         (entry) => entry.session_id !== session && entry.type === "record_updated",
       );
-      expect(others.map((entry) => entry.record_id)).toEqual(["R002"]);
+      expect(others.map((entry) => entry.record_id)).toEqual(["R002", "R002"]);
       const sessions = await pasted(answer.reads["records.sessions"], {}, options);
       expect(sessions.sessions).toHaveLength(2);
     }

@@ -139,6 +139,26 @@ export function changesAfter(db: Db, afterTick: number, exceptSession: string, l
   );
 }
 
+/**
+ * How many records sessions other than `exceptSession` changed after `afterTick`, over at most
+ * `scanned` of their versions (in tick order): `capped` when more versions remain past those.
+ */
+export function countRecordsChangedAfter(
+  db: Db,
+  afterTick: number,
+  exceptSession: string,
+  scanned: number,
+): { records: number; capped: boolean } {
+  const row = db.one<{ records: number; versions: number }>(
+    `SELECT COUNT(DISTINCT record_id) AS records, COUNT(*) AS versions FROM (
+       SELECT v.record_id FROM record_versions v INDEXED BY record_versions_by_tick
+       WHERE v.tick > ? AND v.session_id <> ? ORDER BY v.tick LIMIT ${Math.trunc(scanned) + 1})`,
+    afterTick,
+    exceptSession,
+  );
+  return { records: row?.records ?? 0, capped: (row?.versions ?? 0) > scanned };
+}
+
 /** Records a session wrote after `afterTick`, in number order, at most `limit + 1`. */
 export function recordsChangedBy(db: Db, sessionId: string, afterTick: number, limit: number): string[] {
   return db

@@ -9,15 +9,16 @@ import type { CommandContext } from "../../commands/context";
 import { fail } from "../../shared/errors";
 import { suggest } from "../../shared/suggestion";
 import { clip } from "../../shared/text";
+import { MAX_ACTIVE_RECORDS } from "../records/records.schema";
 import { findRef } from "../records/records.store";
-import { changesAfter } from "../records/records-versions.store";
+import { countRecordsChangedAfter } from "../records/records-versions.store";
 import { projectTick, sessionStatus } from "../records/session-select";
 import { activeRecordIds, countActive, findSession, latestOpenSessionOf, type SessionRow } from "../records/sessions.store";
 
-/** Active records named in the answer: the app's tree marks the rest. */
+/** Active records named with their titles: the rest are in `active_record_ids`, which the app's tree marks. */
 const LISTED_ACTIVE = 20;
-/** Changes by others counted: past this, "or more". */
-const COUNTED_CHANGES = 100;
+/** Versions by others looked at to count the records they changed: past this, "or more". */
+const COUNTED_CHANGES = 1_000;
 /** Activity entries the view shows first: older ones page on. */
 const ACTIVITY_PAGE = 50;
 /** Titles are cut to this in the summary: the app shows them whole. */
@@ -70,14 +71,13 @@ export function sessionFacts(ctx: CommandContext, asked: string | undefined, bud
       reads,
     };
   }
-  const active = activeRecordIds(ctx.db, row.id, LISTED_ACTIVE).flatMap((id) => {
+  const activeIds = activeRecordIds(ctx.db, row.id, MAX_ACTIVE_RECORDS);
+  const active = activeIds.slice(0, LISTED_ACTIVE).flatMap((id) => {
     const ref = findRef(ctx.db, id);
     return ref === undefined ? [] : [{ id: ref.id, type: ref.type, title: ref.title, state: ref.state }];
   });
   const total = countActive(ctx.db, row.id);
-  const changes = changesAfter(ctx.db, row.last_sync_tick, row.id, COUNTED_CHANGES);
-  const changedRecords = new Set(changes.slice(0, COUNTED_CHANGES).map((change) => change.record_id)).size;
-  const capped = changes.length > COUNTED_CHANGES;
+  const { records: changedRecords, capped } = countRecordsChangedAfter(ctx.db, row.last_sync_tick, row.id, COUNTED_CHANGES);
   const status = sessionStatus(row, tick);
   const gap = tick - row.last_sync_tick;
   const activeWords =
@@ -100,6 +100,7 @@ export function sessionFacts(ctx: CommandContext, asked: string | undefined, bud
       tick_gap: gap,
       project_tick: tick,
       active_records: active,
+      active_record_ids: activeIds,
       active_records_total: total,
       changed_by_others: changedRecords,
       changed_by_others_capped: capped,

@@ -57,7 +57,10 @@ const sessionFactsSchema = z.object({
   last_sync_tick: z.number(),
   tick_gap: z.number(),
   project_tick: z.number(),
-  active_records: z.array(z.object({ id: z.string(), type: z.string(), title: z.string(), state: z.string() })),
+  active_records: z
+    .array(z.object({ id: z.string(), type: z.string(), title: z.string(), state: z.string() }))
+    .describe("The first active records, with their titles."),
+  active_record_ids: z.array(z.string()).describe("Every active record's id, up to the session's cap."),
   active_records_total: z.number(),
   changed_by_others: z.number().describe("Records other sessions changed since this one's last sync."),
   changed_by_others_capped: z.boolean(),
