@@ -1,10 +1,11 @@
 // End-to-end: the browser viewer in headless Chromium against a real `wrangler dev` (token mode). A
 // workspace is seeded through MCP as agents would write it; each view is opened as a person would and
 // checked for what it shows — the workspace list with its ticks, the branch tree with cutoffs and a
-// checkout, the timeline's merge marker, the graph's node count, a conflict's three versions, a node's
-// card, the diff overlay, a lease holder, what a task waits for and who has taken one, a record's
-// state — plus the refused-token message, the not-found view and a 5,000-node graph. One screenshot per
-// view goes to test-artifacts/e2e/.
+// checkout, the timeline's merge marker, the focused graph's node count, marks in words and labels
+// apart, a conflict's three versions (and no way to decide it), a node's card, the diff overlay, a
+// lease holder, what a task waits for and who has taken one, a record's state — plus the refused-token
+// message, the not-found view and a 5,000-node graph that opens focused and loads whole on request.
+// One screenshot per view goes to test-artifacts/e2e/.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -21,6 +22,26 @@ const VIEW_TIMEOUT_MS = 20_000;
 const LARGE_GRAPH_TIMEOUT_MS = 60_000;
 /** The Directory hears from a workspace about 2 s after its writes (the summary alarm). */
 const DIRECTORY_TIMEOUT_MS = 20_000;
+/** The focused graph's most nodes (think.frontier.graph's limit). */
+const FOCUSED_NODES = 200;
+/**
+ * Read in the page (the test's types know no DOM): the pairs of visible nodes whose label boxes meet,
+ * as cytoscape measures them on the canvas (the container keeps its instance in `_cyreg`).
+ */
+const LABEL_OVERLAPS = `(() => {
+  const cy = document.querySelector("[data-testid=graph-canvas]")._cyreg.cy;
+  const nodes = cy.nodes(":visible");
+  const boxes = nodes.map((node) => [node.id(), node.boundingBox({ includeNodes: false, includeLabels: true, includeEdges: false })]);
+  const meeting = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, p] = boxes[i];
+      const [b, q] = boxes[j];
+      if (p.x1 < q.x2 && q.x1 < p.x2 && p.y1 < q.y2 && q.y1 < p.y2) meeting.push(a + " and " + b);
+    }
+  }
+  return meeting;
+})()`;
 
 let server: E2eServer;
 let browser: Browser;
@@ -147,11 +168,19 @@ describe("the viewer in a browser", () => {
     await shot("timeline");
   });
 
-  it("draws the graph with its node count, a node's card, and filters by type", async () => {
+  it("opens the graph on what matters, with its node count, its marks in words, a node's card, and filters by type", async () => {
     await open(`#/w/${encoded(WORKSPACE)}/graph?branch=main&node=H1`, "[data-testid=graph-view][data-state=ready]");
     const stats = page.getByTestId("graph-stats");
+    expect(await stats.getAttribute("data-mode")).toBe("focus");
     expect(await stats.getAttribute("data-nodes")).toBe(String(seeded.nodesOnMain));
     expect(await stats.getAttribute("data-edges")).toBe(String(seeded.edgesOnMain));
+    await expect(page.getByTestId("graph-open-questions").textContent()).resolves.toContain(
+      "Open questions (1): Q1 Does the cache survive eviction?",
+    );
+    await expect(page.getByTestId("graph-untested").textContent()).resolves.toContain(
+      "Untested hypotheses (1): H1 A read cache halves p99 too",
+    );
+    expect(await page.evaluate(LABEL_OVERLAPS)).toEqual([]);
     const card = page.getByTestId("node-card");
     await card.waitFor({ timeout: VIEW_TIMEOUT_MS });
     await expect(page.getByTestId("node-card-title").textContent()).resolves.toBe("A read cache halves p99 too");
@@ -174,6 +203,9 @@ describe("the viewer in a browser", () => {
     await expect(title("conflict-base")).resolves.toBe("A read cache halves latency");
     await expect(title("conflict-theirs")).resolves.toBe("A read cache halves p50 only");
     await expect(title("conflict-ours")).resolves.toBe("A read cache halves p99 too");
+    // The viewer is read-only: no way to decide the conflict from it.
+    expect(await page.getByTestId("conflict-keep-ours").count()).toBe(0);
+    expect(await page.getByTestId("conflict-take-theirs").count()).toBe(0);
     await shot("graph-conflict");
   });
 
@@ -227,12 +259,26 @@ describe("the viewer in a browser", () => {
     await expect(page.getByTestId("not-found").textContent()).resolves.toContain("no-such-branch");
   });
 
-  it(`loads a ${LARGE_NODES}-node graph page by page and keeps it usable`, { timeout: 150_000 }, async () => {
+  it(`opens a ${LARGE_NODES}-node graph on at most ${FOCUSED_NODES} labelled nodes, and loads the whole of it page by page on request`, {
+    timeout: 150_000,
+  }, async () => {
     timings.large_seed_ms = await largeSeeded;
     const started = Date.now();
     await open(`#/w/${encoded(LARGE_WORKSPACE)}/graph`, "[data-testid=graph-view][data-state=ready]", LARGE_GRAPH_TIMEOUT_MS);
-    timings.large_graph_ready_ms = Date.now() - started;
+    timings.large_graph_focused_ready_ms = Date.now() - started;
     const stats = page.getByTestId("graph-stats");
+    expect(await stats.getAttribute("data-mode")).toBe("focus");
+    const focused = Number(await stats.getAttribute("data-nodes"));
+    expect(focused).toBeGreaterThan(0);
+    expect(focused).toBeLessThanOrEqual(FOCUSED_NODES);
+    expect(Number(await page.getByTestId("graph-capped").getAttribute("data-left-out"))).toBeGreaterThan(0);
+    expect(await page.evaluate(LABEL_OVERLAPS)).toEqual([]);
+    await shot("graph-large-focused");
+
+    const whole = Date.now();
+    await page.getByTestId("graph-show-all").click();
+    await page.locator("[data-testid=graph-view][data-state=ready][data-mode=all]").waitFor({ timeout: LARGE_GRAPH_TIMEOUT_MS });
+    timings.large_graph_ready_ms = Date.now() - whole;
     expect(await stats.getAttribute("data-nodes")).toBe(String(LARGE_NODES));
     expect(await stats.getAttribute("data-edges")).toBe(String(LARGE_EDGES));
     timings.large_graph_load_ms = Number(await stats.getAttribute("data-load-ms"));

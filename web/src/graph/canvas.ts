@@ -3,17 +3,27 @@
  * placed on a spiral at once, so the canvas fills while loading; the force layout runs once at the
  * end — full quality for small graphs; above LARGE_GRAPH nodes fcose's "draft" (spectral, no force
  * iterations) for the connected part and a grid for nodes without edges, no animation, haystack edges
- * and labels only near the selection, so thousands of nodes stay usable.
+ * and labels only near the selection, so thousands of nodes stay usable. A graph of at most
+ * LABELLED_GRAPH nodes (the focused view) shows every label and has its labels pushed apart after the
+ * layout (separate.ts), so no two overlap. Nodes added later (a card's neighbours) start next to the
+ * card they came from and the layout continues from where the others are.
  */
 import cytoscape, { type Core, type ElementDefinition, type NodeSingular } from "cytoscape";
 import fcose from "cytoscape-fcose";
 import type { GraphEdge, GraphNode } from "./load";
-import { colourOf, edgeColourOf, GRAPH_STYLE, SMALL_GRAPH_STYLE, statusGroup } from "./style";
+import { separateLabels } from "./separate";
+import { colourOf, edgeColourOf, FOCUSED_GRAPH_STYLE, GRAPH_STYLE, SMALL_GRAPH_STYLE, statusGroup } from "./style";
 
 cytoscape.use(fcose);
 
 /** Above this many nodes: draft layout quality, haystack edges, textures while panning. */
 export const LARGE_GRAPH = 1_000;
+/**
+ * At most this many nodes: every label drawn and kept apart. The focused view opens on at most 200
+ * (think.frontier.graph's limit) and grows by a neighbourhood per click; pushing 600 boxes apart
+ * still takes a fraction of a second.
+ */
+export const LABELLED_GRAPH = 600;
 /** Spacing of the loading spiral, in pixels. */
 const SPIRAL_STEP = 14;
 /** Grid spacing of a large graph's nodes without edges, in pixels. */
@@ -34,9 +44,16 @@ export function edgeId(edge: { from: string; rel: string; to: string }): string 
   return `${edge.from}|${edge.rel}|${edge.to}`;
 }
 
-function nodeElement(node: GraphNode, index: number): ElementDefinition {
+/** A node's extra classes (the focused graph's marks) and where new nodes start. */
+export interface AddOptions {
+  classesOf?: (node: GraphNode) => string[];
+  /** Start the new nodes around this drawn node instead of on the loading spiral. */
+  near?: string;
+}
+
+function nodeElement(node: GraphNode, index: number, extra: string[], origin: { x: number; y: number }): ElementDefinition {
   const lane = typeof node.meta?.lane === "string" ? node.meta.lane : SHARED_LANE;
-  const classes = [`status-${statusGroup(node.status)}`];
+  const classes = [`status-${statusGroup(node.status)}`, ...extra];
   if (node.tags.includes(PINNED_TAG)) classes.push("pinned");
   if (lane !== SHARED_LANE) classes.push("draft");
   const radius = SPIRAL_STEP * Math.sqrt(index);
@@ -52,7 +69,7 @@ function nodeElement(node: GraphNode, index: number): ElementDefinition {
       colour: colourOf(node.type),
     },
     classes: classes.join(" "),
-    position: { x: radius * Math.cos(index * GOLDEN_ANGLE), y: radius * Math.sin(index * GOLDEN_ANGLE) },
+    position: { x: origin.x + radius * Math.cos(index * GOLDEN_ANGLE), y: origin.y + radius * Math.sin(index * GOLDEN_ANGLE) },
   };
 }
 
@@ -76,11 +93,20 @@ export class GraphCanvas {
     });
   }
 
-  addNodes(nodes: GraphNode[]): void {
-    const start = this.nodeIds.size;
+  /** Adds the nodes not drawn yet; returns how many were added. */
+  addNodes(nodes: GraphNode[], options: AddOptions = {}): number {
+    const anchor = options.near === undefined ? this.cy.collection() : this.cy.getElementById(options.near);
+    const origin = anchor.nonempty() ? anchor.position() : { x: 0, y: 0 };
+    // Around an anchor the spiral starts one step out, so no new node sits on the anchor itself.
+    const start = anchor.nonempty() ? 1 : this.nodeIds.size;
     const fresh = nodes.filter((node) => !this.nodeIds.has(node.id));
     for (const node of fresh) this.nodeIds.add(node.id);
-    this.cy.add(fresh.map((node, offset) => nodeElement(node, start + offset)));
+    this.cy.add(fresh.map((node, offset) => nodeElement(node, start + offset, options.classesOf?.(node) ?? [], origin)));
+    return fresh.length;
+  }
+
+  has(id: string): boolean {
+    return this.nodeIds.has(id);
   }
 
   /** Adds the edges whose two ends are drawn; returns how many were added. */
@@ -110,22 +136,26 @@ export class GraphCanvas {
    * fcose and put the nodes without edges in a grid below it: fcose spends most of its time on
    * thousands of one-node components.
    */
-  async layout(): Promise<void> {
+  async layout(options: { incremental?: boolean } = {}): Promise<void> {
     const count = this.cy.nodes().length;
     if (count === 0) return;
     const large = count > LARGE_GRAPH;
-    if (!large) this.cy.style([...GRAPH_STYLE, ...SMALL_GRAPH_STYLE]);
+    const labelled = count <= LABELLED_GRAPH;
+    if (labelled) this.cy.style([...GRAPH_STYLE, ...SMALL_GRAPH_STYLE, ...FOCUSED_GRAPH_STYLE]);
+    else if (!large) this.cy.style([...GRAPH_STYLE, ...SMALL_GRAPH_STYLE]);
+    // Continuing from drawn positions needs fcose's "proof" quality (its other qualities start over).
+    const incremental = options.incremental === true && !large;
     const isolated = large ? this.cy.nodes().filter((node) => node.degree(false) === 0) : this.cy.collection();
     const connected = this.cy.elements().not(isolated);
     if (connected.nonempty()) {
       await this.run(
         connected.layout({
           name: "fcose",
-          quality: large ? "draft" : "default",
-          randomize: true,
+          quality: large ? "draft" : incremental ? "proof" : "default",
+          randomize: !incremental,
           animate: false,
           fit: false,
-          nodeDimensionsIncludeLabels: false,
+          nodeDimensionsIncludeLabels: labelled,
           idealEdgeLength: () => 60,
           nodeRepulsion: () => 4500,
           numIter: 2500,
@@ -148,7 +178,15 @@ export class GraphCanvas {
         }),
       );
     }
+    if (labelled) this.separateLabels();
     this.fit();
+  }
+
+  /** Pushes the nodes apart until no two labelled boxes meet, on the canvas's proportions. */
+  private separateLabels(): void {
+    const container = this.cy.container();
+    const aspect = container && container.clientHeight > 0 ? container.clientWidth / container.clientHeight : 1;
+    separateLabels(this.cy, this.cy.nodes(), aspect);
   }
 
   private run(layout: cytoscape.Layouts): Promise<void> {

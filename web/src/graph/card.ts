@@ -2,12 +2,14 @@
  * A node's card beside the graph (`graph.node.show`): its fields, lane and pin, the evidence linked to
  * it, every live link with the node at the other end (click one to open it), and its versions as the
  * branch sees them — its own and its ancestors' up to their cutoffs — with older ones on demand.
+ * Drawn by the viewer and the MCP App alike: it reads through the reader it is given, runs clicks
+ * through the given guard, and writes every value in words (never as JSON).
  */
-import { read } from "../api";
-import { badge, el, table } from "../dom";
+import { badge, type Child, el, table } from "../dom";
 import { time } from "../format";
-import { onClick } from "../views/actions";
+import { fieldsInWords } from "../tasks/words";
 import type { GraphNode } from "./load";
+import { type GraphGuard, type GraphReader, NODE_READ } from "./reader";
 
 interface Other {
   id: string;
@@ -45,12 +47,17 @@ interface NodeShow {
 }
 
 export interface CardTarget {
-  workspace: string;
+  read: GraphReader<typeof NODE_READ>;
+  guard: GraphGuard;
+  /** Where the node lives, for the words under its title. */
   branch: string;
   doc: string;
-  signal: AbortSignal;
+  /** What every read adds besides the node's own arguments: the viewer names branch and doc; the app's calls carry them already. */
+  scope: Record<string, unknown>;
   /** Opens another node (a link's other end). */
   open(id: string): void;
+  /** Controls shown under the card's title, such as "Show its neighbours". */
+  actions?: (id: string) => Child[];
 }
 
 /** Versions per request; a node's history is usually short. */
@@ -76,8 +83,8 @@ function versionRows(versions: Version[]): HTMLTableRowElement[] {
 }
 
 export async function renderCard(panel: HTMLElement, id: string, target: CardTarget): Promise<void> {
-  const { workspace, branch, doc, signal } = target;
-  const shown = await read<NodeShow>("graph.node.show", workspace, { branch, doc, id, versions_limit: VERSIONS_PAGE }, signal);
+  const { branch, doc, scope } = target;
+  const shown = await target.read<NodeShow>(NODE_READ, { ...scope, id, versions_limit: VERSIONS_PAGE });
   const { node } = shown;
   const lane = typeof node.meta?.lane === "string" ? node.meta.lane : "shared";
   const link = (other: Other) =>
@@ -90,17 +97,16 @@ export async function renderCard(panel: HTMLElement, id: string, target: CardTar
   const status = el("p", { class: "muted" });
   let cursor = shown.versions_pagination.next_cursor;
   if (!shown.versions_pagination.has_more) older.setAttribute("hidden", "");
-  onClick(older, status, async () => {
-    const page = await read<NodeShow>(
-      "graph.node.show",
-      workspace,
-      { branch, doc, id, versions_limit: VERSIONS_PAGE, versions_cursor: cursor },
-      signal,
-    );
-    versionBody.append(...versionRows(page.versions));
-    cursor = page.versions_pagination.next_cursor;
-    if (!page.versions_pagination.has_more) older.setAttribute("hidden", "");
-  });
+  older.addEventListener(
+    "click",
+    () =>
+      void target.guard(status, async () => {
+        const page = await target.read<NodeShow>(NODE_READ, { ...scope, id, versions_limit: VERSIONS_PAGE, versions_cursor: cursor });
+        versionBody.append(...versionRows(page.versions));
+        cursor = page.versions_pagination.next_cursor;
+        if (!page.versions_pagination.has_more) older.setAttribute("hidden", "");
+      }),
+  );
   const { lane: _lane, ...meta } = node.meta ?? {};
 
   panel.replaceChildren(
@@ -121,9 +127,17 @@ export async function renderCard(panel: HTMLElement, id: string, target: CardTar
         node.deleted ? badge("deleted", "rejected") : null,
       ),
       el("p", { class: "muted" }, `${node.id} · ${branch}/${doc}`),
+      ...(target.actions?.(node.id) ?? []),
       node.text ? el("pre", { class: "entry-content" }, node.text) : null,
       node.tags.length > 0 ? el("p", {}, "Tags: ", ...node.tags.map((tag) => badge(tag))) : null,
-      Object.keys(meta).length > 0 ? el("details", {}, el("summary", {}, "meta"), el("pre", {}, JSON.stringify(meta, null, 2))) : null,
+      Object.keys(meta).length > 0
+        ? el(
+            "details",
+            {},
+            el("summary", {}, "meta"),
+            el("ul", { class: "meta" }, ...fieldsInWords(meta).map((field) => el("li", {}, `${field.label}: ${field.words}`))),
+          )
+        : null,
       el("h4", {}, `Linked evidence (${evidence.length})`),
       evidence.length === 0
         ? el("p", { class: "muted" }, "No evidence is linked to this node.")

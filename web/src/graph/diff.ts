@@ -1,10 +1,11 @@
 /**
  * The branch-vs-branch overlay (`graph.diff` from the compared branch to the shown one): which nodes
  * and edges the shown branch added, changed or deleted relative to the other. Added and changed ones
- * are marked on the canvas; deleted ones are not drawn, so the summary names them.
+ * are marked on the canvas; deleted ones are not drawn, so the summary names them. Reads through the
+ * reader it is given.
  */
-import { read } from "../api";
 import { edgeId } from "./canvas";
+import type { GraphReader } from "./reader";
 
 type Change = "added" | "modified" | "deleted";
 
@@ -26,23 +27,19 @@ export interface DiffOverlay {
 const MAX_CHANGES = 2_000;
 const PAGE = 200;
 
-export async function loadDiff(target: {
-  workspace: string;
-  from: string;
-  to: string;
-  doc: string;
-  signal: AbortSignal;
-}): Promise<DiffOverlay> {
+export async function loadDiff(read: GraphReader, target: { from: string; to: string; doc: string }): Promise<DiffOverlay> {
   const overlay: DiffOverlay = { added: [], modified: [], deleted: [], edgesAdded: [], edgesModified: [], edgesDeleted: 0, capped: false };
   let cursor: number | undefined;
   let seen = 0;
   for (;;) {
-    const page = await read<{ changes: GraphChange[]; pagination: { has_more: boolean; next_cursor?: number } }>(
-      "graph.diff",
-      target.workspace,
-      { from: target.from, to: target.to, doc: target.doc, limit: PAGE, max_chars: 400_000, ...(cursor ? { cursor } : {}) },
-      target.signal,
-    );
+    const page = await read<{ changes: GraphChange[]; pagination: { has_more: boolean; next_cursor?: number } }>("graph.diff", {
+      from: target.from,
+      to: target.to,
+      doc: target.doc,
+      limit: PAGE,
+      max_chars: 400_000,
+      ...(cursor ? { cursor } : {}),
+    });
     for (const change of page.changes) {
       if (change.kind === "node") {
         overlay[change.change].push(change.id);

@@ -2,9 +2,9 @@
  * Progressive loading of a branch's graph: node pages from `graph.query` (newest first, 200 a page,
  * without edges), then every edge from `graph.edges` (1,000 a page), each page handed over as it
  * arrives so the canvas fills while the rest loads. Bounded: at most MAX_NODES nodes and MAX_EDGES
- * edges are drawn; the result says when a bound cut the graph.
+ * edges are drawn; the result says when a bound cut the graph. Reads through the reader it is given.
  */
-import { read } from "../api";
+import type { GraphReader } from "./reader";
 
 export interface GraphNode {
   id: string;
@@ -40,10 +40,8 @@ const EDGE_PAGE = 1_000;
 const PAGE_BUDGET_CHARS = 600_000;
 
 export interface LoadTarget {
-  workspace: string;
   branch: string;
   doc: string;
-  signal: AbortSignal;
 }
 
 export interface LoadCallbacks {
@@ -57,19 +55,21 @@ export interface LoadResult {
   capped: boolean;
 }
 
-export async function loadGraph(target: LoadTarget, callbacks: LoadCallbacks): Promise<LoadResult> {
-  const { workspace, branch, doc, signal } = target;
+export async function loadGraph(read: GraphReader, target: LoadTarget, callbacks: LoadCallbacks): Promise<LoadResult> {
+  const { branch, doc } = target;
   let nodes = 0;
   let edges = 0;
   let capped = false;
   let cursor: number | undefined;
   for (;;) {
-    const page: { nodes: GraphNode[]; pagination: Pagination } = await read(
-      "graph.query",
-      workspace,
-      { branch, doc, limit: NODE_PAGE, include_edges: false, max_chars: PAGE_BUDGET_CHARS, ...(cursor ? { cursor } : {}) },
-      signal,
-    );
+    const page: { nodes: GraphNode[]; pagination: Pagination } = await read("graph.query", {
+      branch,
+      doc,
+      limit: NODE_PAGE,
+      include_edges: false,
+      max_chars: PAGE_BUDGET_CHARS,
+      ...(cursor ? { cursor } : {}),
+    });
     nodes += page.nodes.length;
     callbacks.nodes(page.nodes, nodes);
     cursor = page.pagination.next_cursor;
@@ -81,12 +81,13 @@ export async function loadGraph(target: LoadTarget, callbacks: LoadCallbacks): P
   }
   cursor = undefined;
   for (;;) {
-    const page: { edges: GraphEdge[]; pagination: Pagination } = await read(
-      "graph.edges",
-      workspace,
-      { branch, doc, limit: EDGE_PAGE, max_chars: PAGE_BUDGET_CHARS, ...(cursor ? { cursor } : {}) },
-      signal,
-    );
+    const page: { edges: GraphEdge[]; pagination: Pagination } = await read("graph.edges", {
+      branch,
+      doc,
+      limit: EDGE_PAGE,
+      max_chars: PAGE_BUDGET_CHARS,
+      ...(cursor ? { cursor } : {}),
+    });
     edges += page.edges.length;
     callbacks.edges(page.edges, edges);
     cursor = page.pagination.next_cursor;

@@ -1,8 +1,10 @@
 /**
  * How the graph looks: a colour per node type (the card types, the task projection's `task`/`step`,
  * and a stable colour for any other type), a border per status group, a gold ring for pinned cards,
- * a dashed outline for drafts in an agent's lane, coloured `supports`/`blocks` edges, and the overlay
- * classes of the branch diff and of open conflicts. The legend shows the same mapping.
+ * a dashed outline for drafts in an agent's lane, coloured `supports`/`blocks` edges, the overlay
+ * classes of the branch diff and of open conflicts, and the focused graph's marks (a diamond for an
+ * open question, a hexagon for an untested hypothesis, a smaller node for a neighbour of the focus).
+ * The legend (LEGEND_WORDS) says the same in words.
  */
 import type { StylesheetJson } from "cytoscape";
 
@@ -71,6 +73,9 @@ export const GRAPH_STYLE: StylesheetJson = [
   { selector: "node.status-rejected", style: { "border-style": "dashed", opacity: 0.55 } },
   { selector: "node.pinned", style: { "border-width": 4, "border-color": "#f1c232", "border-style": "solid" } },
   { selector: "node.draft", style: { "background-opacity": 0.45, "border-style": "dotted", "border-width": 2 } },
+  { selector: "node.open-question", style: { shape: "diamond", width: 30, height: 30 } },
+  { selector: "node.untested", style: { shape: "hexagon", width: 28, height: 28 } },
+  { selector: "node.neighbour", style: { width: 16, height: 16 } },
   { selector: "node.conflicted", style: { "underlay-color": "#d50000", "underlay-opacity": 0.35, "underlay-padding": 7 } },
   { selector: "node.diff-added", style: { "outline-width": 4, "outline-color": "#00c853", "outline-offset": 2, "outline-opacity": 0.9 } },
   {
@@ -108,3 +113,13 @@ export const SMALL_GRAPH_STYLE: StylesheetJson = [
   { selector: "node", style: { label: "data(label)" } },
   { selector: "edge", style: { "curve-style": "straight", label: "data(rel)" } },
 ];
+
+/**
+ * A focused graph (at most LABELLED_GRAPH nodes, its labels kept apart): every label is drawn at any
+ * zoom, since the view fits all of them and a person zooms in to read.
+ */
+export const FOCUSED_GRAPH_STYLE: StylesheetJson = [{ selector: "node", style: { "min-zoomed-font-size": 0 } }];
+
+/** What the drawing means, in words (the viewer's legend and the app's). */
+export const LEGEND_WORDS =
+  "Diamond: open question · hexagon: untested hypothesis · small: a neighbour of the focus · gold ring: pinned · dotted and pale: a draft in an agent's lane · double border: settled · dashed and faded: rejected · red halo: open conflict · green/orange glow: added/changed vs the compared branch · edges: green supports, red blocks.";
