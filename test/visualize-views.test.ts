@@ -86,18 +86,21 @@ describe("visualize graph", () => {
   it("decides a conflict through the pasted write, journaled as the agent; then no agent's status names it", async () => {
     const workspace = "viz/decide";
     await seedGraph(workspace);
-    const answer = await ok("visualize", { workspace, what: "graph" });
-    const graph = await pasted(answer.reads["think.frontier.graph"], {}, {});
+    // On the default toolset: the decision is a portal envelope that runs the command with no args of its own.
+    const portals = { path: "/mcp" };
+    const answer = await ok("visualize", { workspace, what: "graph" }, portals);
+    expect(answer.writes["graph.conflict.resolve"]).toMatchObject({ tool: "graph", args: { op: "call", cmd: "graph.conflict.resolve" } });
+    const graph = await pasted(answer.reads["think.frontier.graph"], {}, portals);
     const id = graph.conflicts[0].conflict_id as string;
     const before = await ok("status", { workspace }, { path: "/mcp", ...(await as("alice")) });
     expect(JSON.stringify(before)).toContain(id);
-    const decided = await pasted(answer.writes["graph.conflict.resolve"], { conflict_id: id, resolution: "use_from" }, {});
+    const decided = await pasted(answer.writes["graph.conflict.resolve"], { conflict_id: id, resolution: "use_from" }, portals);
     expect(decided).toMatchObject({ conflict_id: id, status: "resolved", resolution: "use_from", applied: true });
     for (const agent of ["alice", "bob"]) {
       const status = await ok("status", { workspace }, { path: "/mcp", ...(await as(agent)) });
       expect(JSON.stringify(status)).not.toContain(id);
     }
-    const after = await pasted(answer.reads["think.frontier.graph"], {}, {});
+    const after = await pasted(answer.reads["think.frontier.graph"], {}, portals);
     expect(after.conflicts).toEqual([]);
     expect((after.nodes as { id: string; title: string }[]).find((node) => node.id === "H")?.title).toBe("theirs title");
     const journaled = await ok("status", { workspace }, FULL);

@@ -6,10 +6,10 @@
 // no text reads as JSON, that the theme follows the host, that nothing ran, that the frame loaded
 // nothing and never saw the token, and that without the bridge the board never shows.
 import { join } from "node:path";
-import { build } from "esbuild";
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpClient, type Json } from "../../scripts/lib/mcp-http";
+import { bundleHost, hostState, INJECTED, JSON_TEXTS, openHost as openIn, THEME } from "./helpers/app-host";
 import type { Browser } from "./helpers/browser";
 import { tokenFor } from "./helpers/seed";
 import type { E2eServer } from "./helpers/server";
@@ -38,6 +38,12 @@ let seeded: { plan: string; task: string; leasedStep: string; expires: number };
 const pageErrors: string[] = [];
 const frameRequests: string[] = [];
 
+/** The app for alice on the seeded workspace's task board, in a fresh host page. */
+function openHost(options: { bridged: boolean; theme?: "light" | "dark" }): Promise<Frame> {
+  const base = (server as E2eServer).base;
+  return openIn(page, { base, hostScript, token, args: { workspace: WORKSPACE }, ...options });
+}
+
 async function seed(base: string, secret: string) {
   const agent = async (name: string) => {
     const client = createMcpClient({
@@ -62,68 +68,6 @@ async function seed(base: string, secret: string) {
   const claim = await bob("tasks_step_lease_claim", { task: task.id, step: "focus" });
   const lease = claim.lease as { step_id: string; expires_tick: number };
   return { plan: plan.id as string, task: task.id as string, leasedStep: lease.step_id, expires: lease.expires_tick };
-}
-
-/** The host page's script: the fixture bundled for the browser with the MCP client and the bridge. */
-async function bundleHost(): Promise<string> {
-  const out = await build({
-    entryPoints: [join(ROOT, "test", "e2e", "fixtures", "app-host.js")],
-    bundle: true,
-    platform: "browser",
-    format: "iife",
-    write: false,
-    logLevel: "warning",
-  });
-  return out.outputFiles[0]?.text ?? "";
-}
-
-/** A fresh host page on the server's origin (so its MCP client is same-origin), served by the test. */
-async function openHost(options: { bridged: boolean; theme?: "light" | "dark" }): Promise<Frame> {
-  const base = (server as E2eServer).base;
-  const hostUrl = `${base}/__e2e_host`;
-  await page.route(hostUrl, (route) =>
-    route.fulfill({ contentType: "text/html", body: `<!doctype html><html><body><script>${hostScript}</script></body></html>` }),
-  );
-  await page.goto(hostUrl);
-  await page.evaluate(([open]) => (globalThis as unknown as { openApp(options: unknown): Promise<void> }).openApp(open), [
-    { token, tool: "visualize", args: { workspace: WORKSPACE }, theme: options.theme ?? "light", bridged: options.bridged },
-  ] as const);
-  const handle = await page.waitForSelector("[data-testid=app-frame]");
-  const frame = await handle.contentFrame();
-  if (frame === null) throw new Error("the app's frame has no document");
-  return frame;
-}
-
-/**
- * Read inside the frame (the test's types know no DOM): the texts that parse as a JSON object or array,
- * what stored text could have injected, and the theme with the colour it gives the page.
- */
-const JSON_TEXTS = `(() => {
-  const found = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-    const text = (node.textContent || "").trim();
-    try {
-      const value = JSON.parse(text);
-      if (value !== null && typeof value === "object") found.push(text);
-    } catch {}
-  }
-  return found;
-})()`;
-const INJECTED = `({
-  xss: window.__xss ?? null,
-  images: document.querySelectorAll("img").length,
-  svgs: document.querySelectorAll("svg").length,
-  scripts: document.scripts.length,
-  scriptLinks: [...document.querySelectorAll("a")].filter((link) => link.protocol === "javascript:").length,
-})`;
-const THEME = `({ theme: document.documentElement.dataset.theme, background: getComputedStyle(document.body).backgroundColor })`;
-
-/** What the host page (fixtures/app-host.js) keeps: each message it sent into the frame, the tools the app called and those refused. */
-interface HostState {
-  sent: string[];
-  refused: string[];
-  calls: string[];
 }
 
 /** What a person must see on the board of the seeded task. */
@@ -192,7 +136,7 @@ describe("the app in a host", () => {
   it("calls only listed tools through the host, never sees the token and loads nothing itself", async () => {
     const frame = await openHost({ bridged: true });
     await expectBoard(frame, VIEW_TIMEOUT_MS);
-    const state = await page.evaluate(() => (globalThis as unknown as { hostState: HostState }).hostState);
+    const state = await hostState(page);
     expect(state.calls.length).toBeGreaterThan(0);
     expect(state.refused).toEqual([]);
     expect(state.sent.some((message) => message.includes(token))).toBe(false);

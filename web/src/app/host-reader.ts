@@ -3,7 +3,6 @@
  * (`app.callServerTool`), built from the `visualize` answer's reads. The app never fetches and never
  * sees a token. A result marked `isError` becomes a `HostReadError` with the server's words.
  */
-import type { BoardCommand, Reader } from "../tasks/types";
 import type { ReadSuggestion } from "./answer";
 import { type ToolCall, toolCallFor } from "./tool-call";
 
@@ -68,8 +67,11 @@ export function resultPayload(result: ToolResult, what: string): unknown {
   throw new HostReadError(`${what} gave no answer the board can read.`, "NO_STRUCTURED_CONTENT");
 }
 
-export function hostReader(callTool: CallTool, reads: Record<BoardCommand, ReadSuggestion>): Reader {
-  return async <T>(command: BoardCommand, args: Record<string, unknown>): Promise<T> => {
+/** A reader of one view's commands: each runs as the tool call the answer names for it. */
+export type ViewReader<C extends string> = <T>(command: C, args: Record<string, unknown>) => Promise<T>;
+
+export function hostReader<C extends string>(callTool: CallTool, reads: Record<C, ReadSuggestion>): ViewReader<C> {
+  return async <T>(command: C, args: Record<string, unknown>): Promise<T> => {
     const call = toolCallFor(reads[command], args);
     let result: ToolResult;
     try {

@@ -1,63 +1,26 @@
 /**
- * What the app shows: a waiting line until the host hands over the `visualize` result, then a header
- * (workspace, agent and role), the summary in words and the task board opened on the caller's
- * target; or an error in words. The board is the viewer's, read through the host and navigated in
- * place: a click on a plan or task redraws the detail, and no link leaves the page.
+ * What the app shows: a waiting line until the host hands over the `visualize` result, then the view
+ * it names (the task board, the reasoning graph or the Record-Sync session) under a common header; or
+ * an error in words. The task board is the viewer's, read through the host and navigated in place: a
+ * click on a plan or task redraws the detail, and no link leaves the page.
  */
 import { el } from "../dom";
 import { type Board, renderBoard } from "../tasks/board";
-import type { BoardNavigation, ClickGuard } from "../tasks/types";
-import { type VisualizeAnswer, visualizeAnswer } from "./answer";
-import { type CallTool, errorInWords, hostReader, resultPayload, type ToolResult } from "./host-reader";
+import type { BoardNavigation } from "../tasks/types";
+import { type TasksAnswer, type VisualizeAnswer, visualizeAnswer } from "./answer";
+import { errorView, headerView, showFailureInPlace } from "./chrome";
+import { drawGraphView } from "./graph-view";
+import { type CallTool, hostReader, resultPayload, type ToolResult } from "./host-reader";
+import { drawSessionView } from "./session-view";
 
-export function waitingView(): HTMLElement {
-  return el("p", { class: "muted", testid: "app-waiting" }, "Waiting for the host…");
-}
+export { noticeView, waitingView } from "./chrome";
 
-/** One line instead of the board: the call was cancelled, or the host cannot be reached. */
-export function noticeView(text: string): HTMLElement {
-  return el("p", { class: "muted", testid: "app-notice" }, text);
-}
-
-export function errorView(error: unknown): HTMLElement {
-  const { message, hint } = errorInWords(error);
-  return el(
-    "section",
-    { class: "app-error", testid: "app-error" },
-    el("p", {}, el("strong", {}, "Could not show this: "), message),
-    hint ? el("p", { class: "muted" }, hint) : null,
-  );
-}
-
-function scopeInWords(answer: VisualizeAnswer): string {
+function scopeInWords(answer: TasksAnswer): string {
   const target = answer.target;
   if (!target) return "No plan or task chosen: pick one below.";
   const what = `${target.kind} ${target.id} (${target.title})`;
   return answer.scope === "focus" ? `Opened on your focus, ${what}.` : `Opened on ${what}.`;
 }
-
-function headerView(answer: VisualizeAnswer): HTMLElement {
-  return el(
-    "header",
-    { class: "app-top" },
-    el("p", { class: "app-header", testid: "app-header" }, `${answer.workspace} · ${answer.agent_id} (${answer.role})`),
-    el("p", { testid: "app-summary" }, answer.summary),
-    el("p", { class: "muted", testid: "app-scope" }, scopeInWords(answer)),
-  );
-}
-
-/** Shows a failed click load next to the control, in words. */
-const showFailureInPlace: ClickGuard = async (status, load) => {
-  status.textContent = "";
-  status.classList.remove("error-text");
-  try {
-    await load();
-  } catch (error) {
-    const { message, hint } = errorInWords(error);
-    status.textContent = hint ? `${message} ${hint}` : message;
-    status.classList.add("error-text");
-  }
-};
 
 /** Opens plans and tasks in place: buttons, so no stored text ever becomes an address. */
 function inPlaceNavigation(board: () => Board | undefined): BoardNavigation {
@@ -68,9 +31,9 @@ function inPlaceNavigation(board: () => Board | undefined): BoardNavigation {
   };
 }
 
-async function drawBoard(root: HTMLElement, answer: VisualizeAnswer, callTool: CallTool): Promise<void> {
+async function drawBoard(root: HTMLElement, answer: TasksAnswer, callTool: CallTool): Promise<void> {
   const boardHost = el("div", { class: "app-board" });
-  root.replaceChildren(headerView(answer), boardHost);
+  root.replaceChildren(headerView(answer, scopeInWords(answer)), boardHost);
   let board: Board | undefined;
   try {
     board = await renderBoard(boardHost, {
@@ -86,7 +49,18 @@ async function drawBoard(root: HTMLElement, answer: VisualizeAnswer, callTool: C
   }
 }
 
-/** Draws the page for a `visualize` tool result: the board, or why there is none. */
+function drawView(root: HTMLElement, answer: VisualizeAnswer, callTool: CallTool): Promise<void> {
+  switch (answer.what) {
+    case "tasks":
+      return drawBoard(root, answer, callTool);
+    case "graph":
+      return drawGraphView(root, answer, callTool);
+    case "session":
+      return drawSessionView(root, answer, callTool);
+  }
+}
+
+/** Draws the page for a `visualize` tool result: its view, or why there is none. */
 export async function showToolResult(root: HTMLElement, result: ToolResult, callTool: CallTool): Promise<void> {
   let answer: VisualizeAnswer | string;
   try {
@@ -99,5 +73,5 @@ export async function showToolResult(root: HTMLElement, result: ToolResult, call
     root.replaceChildren(errorView(new Error(answer)));
     return;
   }
-  await drawBoard(root, answer, callTool);
+  await drawView(root, answer, callTool);
 }

@@ -41,7 +41,7 @@ function activeSection(session: SessionFacts): HTMLElement {
             el("li", { testid: "session-active-record", data: { id: record.id, state: record.state } }, ...recordLine(record)),
           ),
         ),
-    more > 0 ? el("p", { class: "muted" }, `and ${more} more (the tree marks only the ${listed.length} listed).`) : null,
+    more > 0 ? el("p", { class: "muted" }, `and ${more} more, marked active in the tree below.`) : null,
   );
 }
 
@@ -84,7 +84,7 @@ export async function drawSessionView(root: HTMLElement, answer: SessionAnswer, 
   const read: SessionReader = hostReader(callTool, answer.reads);
   const session = answer.session;
   const titles: TitleBook = new Map((session?.active_records ?? []).map((record) => [record.id, record.title]));
-  const activeIds = new Set((session?.active_records ?? []).map((record) => record.id));
+  const activeIds = new Set(session?.active_record_ids ?? (session?.active_records ?? []).map((record) => record.id));
 
   const tree = recordTree(read, activeIds, titles);
   const changes = changesSection(read, session, answer.agent_id, titles, tree.ready);
