@@ -153,10 +153,12 @@ describe("the session view", () => {
     expect(active).toContain(VIEW_PAYLOADS.record);
     const nodes = frame.locator("[data-testid=record-node]");
     expect(await nodes.evaluateAll((items) => items.map((item) => item.getAttribute("data-id")))).toEqual(["R001", "R002"]);
-    // What a person sees (innerText: hidden lines left out).
+    // What a person sees: innerText leaves out hidden lines, which textContent would include.
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what this checks.
     const changes = await frame.locator("[data-testid=session-changes]").innerText();
     expect(changes).toContain("bob (session S002) updated R002");
     expect(changes).not.toContain("Nothing changed");
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what this checks.
     expect(await frame.locator("[data-testid=record-tree]").innerText()).toContain(VIEW_PAYLOADS.summary);
     expect(await frame.evaluate(INJECTED)).toEqual({ xss: null, images: 0, svgs: 0, scripts: 1, scriptLinks: 0 });
     expect(await frame.evaluate(JSON_TEXTS)).toEqual([]);
