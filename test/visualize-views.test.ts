@@ -55,7 +55,7 @@ describe("visualize graph", () => {
       expect(answer).toMatchObject({ what: "graph", role: "write", graph: { branch: "main", graph_doc: "graph" } });
       expect(answer.summary).toContain('Graph graph on main: 1 open question (Q1 "Which cache wins?")');
       expect(answer.summary).toMatch(/2 untested hypotheses \((H2|H) .*\)/);
-      expect(answer.summary).toContain("1 open conflict (node H");
+      expect(answer.summary).toContain("1 open conflict (node H from idea)");
       const reads = answer.reads as Record<string, Suggested>;
       expect(Object.keys(reads).sort()).toEqual(["graph.conflict.show", "graph.node.show", "think.frontier.graph"]);
       const graph = await pasted(reads["think.frontier.graph"] as Suggested, {}, options);

@@ -6,6 +6,7 @@
 // from the app writes as the connected agent, seen through MCP. A read grant sees no buttons, and a
 // message the frame forges to resolve is refused by the server. On a seeded Record-Sync project it
 // checks the session view. Stored text that tries to run script shows as text in both.
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +18,8 @@ import type { E2eServer } from "./helpers/server";
 import { startServerAndBrowser } from "./helpers/start";
 
 const ROOT = join(import.meta.dirname, "..", "..");
+/** One screenshot per view, for a person to look at (git ignores the folder). */
+const ARTIFACTS = join(ROOT, "test-artifacts", "e2e");
 const GRAPH = "e2e/app-graph";
 const SESSION = "e2e/app-session";
 /** How long the app may take to show on a busy 2-CPU machine. */
@@ -81,6 +84,7 @@ beforeAll(async () => {
   }));
   page = browser.page;
   page.on("pageerror", (error) => pageErrors.push(error.message));
+  mkdirSync(ARTIFACTS, { recursive: true });
   hostScript = await bundleHost();
   ({ conflict } = await seedGraph(server.base, server.secret, GRAPH));
   ({ session } = await seedSession(server.base, server.secret, SESSION));
@@ -104,6 +108,7 @@ describe("the graph view", () => {
     const drawn = (await frame.evaluate(OVERLAPPING_LABELS)) as { nodes: number; ids: string[]; overlaps: string[] };
     expect(drawn.ids).toEqual(["H", "H2", "H3", "Q1", "T1"]);
     expect(drawn.overlaps).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, "app-graph.png"), fullPage: true });
     const text = (await frame.locator("#app").textContent()) ?? "";
     expect(text).not.toContain(DRAFT_TITLE);
     expect(await frame.evaluate(INJECTED)).toEqual({ xss: null, images: 0, svgs: 0, scripts: 1, scriptLinks: 0 });
@@ -132,6 +137,7 @@ describe("the graph view", () => {
     await openConflict(frame);
     await frame.locator("[data-testid=conflict-take-theirs]").click();
     await frame.locator("[data-testid=conflict-decided]").waitFor({ timeout: VIEW_TIMEOUT_MS });
+    await page.screenshot({ path: join(ARTIFACTS, "app-graph-decided.png"), fullPage: true });
     const alice = await agentIn((server as E2eServer).base, (server as E2eServer).secret, GRAPH, "alice");
     expect((await alice("graph_conflicts", { into: "main", status: "open" })).conflicts).toEqual([]);
     expect(((await alice("graph_node_show", { id: "H" })).node as { title: string }).title).toBe("theirs title");
@@ -147,6 +153,7 @@ describe("the session view", () => {
     await frame.locator("[data-testid=record-node]").first().waitFor({ timeout: VIEW_TIMEOUT_MS });
     await frame.locator("[data-testid=session-changes] li").first().waitFor({ timeout: VIEW_TIMEOUT_MS });
     expect(await frame.locator("[data-testid=app-summary]").textContent()).toContain(`Session ${session} of alice`);
+    await page.screenshot({ path: join(ARTIFACTS, "app-session.png"), fullPage: true });
     expect(await frame.locator("[data-testid=app-scope]").textContent()).toMatch(/tick/);
     const active = (await frame.locator("[data-testid=session-active]").textContent()) ?? "";
     expect(active).toContain("R001");

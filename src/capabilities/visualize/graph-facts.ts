@@ -46,11 +46,14 @@ function counted(count: number, one: string, many: string, capped = false): stri
   return `${count}${capped ? " or more" : ""} ${count === 1 ? one : many}`;
 }
 
-function named(items: { id: string; title?: string | undefined }[]): string {
-  const shown = items
-    .slice(0, NAMED_IN_SUMMARY)
-    .map((item) => (item.title ? `${item.id} "${clip(item.title, MAX_TITLE_CHARS)}"` : item.id));
-  return shown.length === 0 ? "" : ` (${shown.join(", ")}${items.length > shown.length ? ", …" : ""})`;
+/** A few names in parentheses: `(Q1 "Title", Q2, …)`. */
+function named(names: string[]): string {
+  const shown = names.slice(0, NAMED_IN_SUMMARY);
+  return shown.length === 0 ? "" : ` (${shown.join(", ")}${names.length > shown.length ? ", …" : ""})`;
+}
+
+function cardName(card: { id: string; title?: string | undefined }): string {
+  return card.title ? `${card.id} "${clip(card.title, MAX_TITLE_CHARS)}"` : card.id;
 }
 
 export function graphFacts(
@@ -64,10 +67,10 @@ export function graphFacts(
   const questions = graph.nodes.filter((node) => node.seed && node.type === "question" && node.open);
   const untested = graph.nodes.filter((node) => node.untested);
   const capped = graph.frontier_capped;
-  const conflicts = graph.conflicts.map((conflict) => ({ id: `${conflict.kind} ${conflict.key}`, title: `from ${conflict.from}` }));
+  const conflicts = graph.conflicts.map((conflict) => `${conflict.kind} ${conflict.key} from ${conflict.from}`);
   const summary =
-    `Graph ${scope.graphDoc} on ${scope.branch.name}: ${counted(graph.frontier.questions, "open question", "open questions", capped)}${named(questions)}, ` +
-    `${counted(graph.frontier.untested_hypotheses, "untested hypothesis", "untested hypotheses")}${named(untested)}, ` +
+    `Graph ${scope.graphDoc} on ${scope.branch.name}: ${counted(graph.frontier.questions, "open question", "open questions", capped)}${named(questions.map(cardName))}, ` +
+    `${counted(graph.frontier.untested_hypotheses, "untested hypothesis", "untested hypotheses")}${named(untested.map(cardName))}, ` +
     `${counted(graph.conflicts.length, "open conflict", "open conflicts")}${named(conflicts)}. ` +
     `The view opens on ${counted(graph.shown, "card", "cards")} around them${graph.capped ? `; ${graph.left_out} more are a click away` : ""}.`;
   const reads = {
