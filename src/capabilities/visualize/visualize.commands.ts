@@ -126,8 +126,8 @@ export const visualize = defineCommand({
       tick: nowTick(ctx.db),
     };
     const asked = explicitTarget(args);
-    if (args.what === "graph") return { ...common, ...graphFacts(ctx, asked, args, APP_BUDGET_PROFILE) } as never;
-    if (args.what === "session") return { ...common, ...sessionFacts(ctx, args.session_id, APP_BUDGET_PROFILE) } as never;
+    if (args.what === "graph") return { ...common, ...graphFacts(ctx, asked, args, APP_BUDGET_PROFILE) };
+    if (args.what === "session") return { ...common, ...sessionFacts(ctx, args.session_id, APP_BUDGET_PROFILE) };
     const focused = asked === undefined ? focusOf(ctx.db, ctx.principal.agent_id) : undefined;
     const id = asked ?? focused;
     const target = id === undefined ? undefined : requireEntity(ctx.db, id);
@@ -139,7 +139,7 @@ export const visualize = defineCommand({
       target: target === undefined ? null : boardTarget(target),
       scope: scopeOf(asked, focused),
       summary: boardSummary(ctx, target),
-      reads: reads as Record<string, never>,
+      reads,
     };
   },
 });
