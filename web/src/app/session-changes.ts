@@ -11,9 +11,10 @@
  */
 import { el } from "../dom";
 import { time } from "../format";
+import type { ActivityEntry } from "../record-shapes";
 import type { SessionFacts } from "./answer";
 import { errorView, showFailureInPlace } from "./chrome";
-import { type ActivityEntry, plural, quoted, type SessionReader, type TitleBook } from "./session-words";
+import { plural, quoted, type SessionReader, type TitleBook } from "./session-words";
 
 /**
  * The activity types that change a record, each as the verb a sentence uses. Asked for by name

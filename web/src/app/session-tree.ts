@@ -8,8 +8,9 @@
  * It records every title it shows in the view's title book, so the changes list can name records.
  */
 import { el } from "../dom";
+import type { RecordRef } from "../record-shapes";
 import { errorView, showFailureInPlace } from "./chrome";
-import { plural, type RecordRef, recordLine, type SessionReader, type TitleBook } from "./session-words";
+import { plural, recordLine, type SessionReader, type TitleBook } from "./session-words";
 
 /** Records per page: the largest page records.list gives (its `limit` is at most 200). */
 export const RECORD_PAGE = 200;

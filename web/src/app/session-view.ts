@@ -7,12 +7,13 @@
  * says when one is due and offers no call.
  */
 import { append, el } from "../dom";
+import type { OpenSession } from "../record-shapes";
 import type { SessionAnswer, SessionFacts } from "./answer";
 import { errorView, headerView } from "./chrome";
 import { type CallTool, hostReader } from "./host-reader";
 import { changesSection } from "./session-changes";
 import { recordTree } from "./session-tree";
-import { gapInWords, type OpenSession, plural, recordLine, type SessionReader, type TitleBook } from "./session-words";
+import { gapInWords, plural, recordLine, type SessionReader, type TitleBook } from "./session-words";
 
 /** Where the view opened, in words: the session and its staleness, or that there is none. */
 function scopeInWords(answer: SessionAnswer): string {

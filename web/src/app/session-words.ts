@@ -1,6 +1,6 @@
 /**
- * The Record-Sync session view's shared pieces: the shapes of the reads it makes (records.list,
- * records.activity, records.sessions), and how their values read as words. They live apart so the
+ * The Record-Sync session view's shared pieces: its reader, and how the values of its reads read as
+ * words (their shapes are web/src/record-shapes.ts, shared with the viewer). They live apart so the
  * header, the record tree and the changes list say the same thing the same way (a state badge, a
  * quoted title, "3 ticks behind").
  *
@@ -13,41 +13,6 @@ import type { SessionCommand } from "./answer";
 import type { ViewReader } from "./host-reader";
 
 export type SessionReader = ViewReader<SessionCommand>;
-
-/** A record as records.list answers it (a RecordRef with its depth), as in the viewer's Record-Sync view. */
-export interface RecordRef {
-  id: string;
-  type: string;
-  title: string;
-  summary?: string;
-  state: string;
-  parent_id: string | null;
-  children_count: number;
-  open_children_count: number;
-  depth: number;
-}
-
-/** An entry of records.activity. */
-export interface ActivityEntry {
-  id: number;
-  timestamp: string;
-  at_tick: number;
-  type: string;
-  session_id?: string;
-  agent_id?: string;
-  record_id?: string;
-  summary: string;
-}
-
-/** An open session as records.sessions lists it. */
-export interface OpenSession {
-  session_id: string;
-  agent_id: string;
-  status: string;
-  last_sync_tick: number;
-  tick_gap: number;
-  active_records_count: number;
-}
 
 /** Where the titles of records met anywhere in the view are kept, so a change can name its record. */
 export type TitleBook = Map<string, string>;

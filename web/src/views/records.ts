@@ -7,41 +7,9 @@
 import { read } from "../api";
 import { badge, el, table } from "../dom";
 import { time } from "../format";
+import type { ActivityEntry as Activity, RecordRef, OpenSession as Session } from "../record-shapes";
 import { onClick } from "./actions";
 import type { ViewContext } from "./context";
-
-interface RecordRef {
-  id: string;
-  type: string;
-  title: string;
-  summary?: string;
-  state: string;
-  parent_id: string | null;
-  children_count: number;
-  open_children_count: number;
-  depth: number;
-}
-
-interface Session {
-  session_id: string;
-  agent_id: string;
-  status: string;
-  last_activity: string;
-  last_sync_tick: number;
-  tick_gap: number;
-  active_records_count: number;
-}
-
-interface Activity {
-  id: number;
-  timestamp: string;
-  at_tick: number;
-  type: string;
-  session_id?: string;
-  agent_id?: string;
-  summary: string;
-  record_id?: string;
-}
 
 /** Records per page: the largest page of records.list. */
 const RECORD_PAGE = 200;
