@@ -127,6 +127,27 @@ describe("visualize graph", () => {
   });
 });
 
+describe("visualize graph's place", () => {
+  it("opens on the caller's focus: its reasoning graph, and says when there is nothing to draw", async () => {
+    const workspace = "viz/focus";
+    const plan = await ok("tasks_create", { workspace, title: "Ship" });
+    await ok("tasks_focus_set", { workspace, target: plan.id });
+    const empty = await ok("visualize", { workspace, what: "graph" });
+    expect(empty.graph).toEqual({ branch: `plan/${plan.id}`, graph_doc: `${plan.id}-graph`, target: plan.id });
+    expect(empty.summary).toContain("There is nothing to draw yet.");
+    const task = await ok("tasks_create", { workspace, parent: plan.id, title: "Cache", steps: [{ title: "Write it" }] });
+    await ok("tasks_focus_set", { workspace, target: task.id });
+    await ok("think_add_question", { workspace, target: task.id, id: "Q9", title: "Why a cache?" });
+    const focused = await ok("visualize", { workspace, what: "graph" });
+    expect(focused.graph).toMatchObject({ branch: `task/${task.id}`, target: task.id });
+    expect(focused.summary).toContain('1 open question (Q9 "Why a cache?")');
+    const graph = await pasted(focused.reads["think.frontier.graph"], {}, FULL);
+    expect((graph.nodes as { id: string }[]).map((node) => node.id)).toEqual(["Q9"]);
+    const onMain = await ok("visualize", { workspace, what: "graph", branch: "main" });
+    expect(onMain.graph).toEqual({ branch: "main", graph_doc: "graph" });
+  });
+});
+
 describe("think_frontier_graph", () => {
   it("draws at most its limit, counts what lay past it, and draws a card's neighbours on asking", async () => {
     const workspace = "viz/bound";

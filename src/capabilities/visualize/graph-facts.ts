@@ -72,7 +72,9 @@ export function graphFacts(
     `Graph ${scope.graphDoc} on ${scope.branch.name}: ${counted(graph.frontier.questions, "open question", "open questions", capped)}${named(questions.map(cardName))}, ` +
     `${counted(graph.frontier.untested_hypotheses, "untested hypothesis", "untested hypotheses")}${named(untested.map(cardName))}, ` +
     `${counted(graph.conflicts.length, "open conflict", "open conflicts")}${named(conflicts)}. ` +
-    `The view opens on ${counted(graph.shown, "card", "cards")} around them${graph.capped ? `; ${graph.left_out} more are a click away` : ""}.`;
+    (graph.shown === 0
+      ? "There is nothing to draw yet."
+      : `The view opens on ${counted(graph.shown, "card", "cards")} around them${graph.capped ? `; ${graph.left_out} more are a click away` : ""}.`);
   const reads = {
     "think.frontier.graph": suggest(
       "think.frontier.graph",
