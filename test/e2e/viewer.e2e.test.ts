@@ -226,6 +226,10 @@ describe("the viewer in a browser", () => {
     expect(await page.getByTestId("step-row").count()).toBe(2);
     await expect(page.getByTestId("radar").textContent()).resolves.toContain("Cache layer");
     await expect(page.getByTestId("capsule").textContent()).resolves.toContain("held by bob");
+    // The agents' moves, as a writing agent is told them: no read role's status stand-in.
+    const moves = (await page.getByTestId("agents-move").textContent()) ?? "";
+    expect(moves).toContain("Agents' best move: ");
+    expect(moves).not.toContain("not callable on this connection");
     expect(await page.getByTestId("waits-for").count()).toBe(0);
     await shot("tasks");
   });
