@@ -1,6 +1,6 @@
 /**
  * The cards suite's layout, as pure data: the cards a team of agents leaves in a workspace with a
- * focused task, the import steps that write them, and a model of every card version, from which the
+ * focused task, the import steps that write them, and a model of every card version and edge, from which the
  * expected answers of the checks come. No server here (cards-seed.ts writes the steps).
  *
  * Two card docs, each of `size` cards, since think_card writes to one of two places
@@ -72,6 +72,16 @@ export const PLACES: Record<ScopeName, Place> = {
   task: { branch: `task/${TASK_ID}`, graphDoc: `${TASK_ID}-graph`, traceDoc: `${TASK_ID}-trace`, notesDoc: "notes" },
 };
 
+/** One edge as the model keeps it (`order`: the order of the card version written just before it). */
+export interface EdgeVersion {
+  from: string;
+  rel: string;
+  to: string;
+  branch: string;
+  doc: string;
+  order: number;
+}
+
 /** One card version as the model keeps it (`order`: its place in the write order, as its seq is). */
 export interface CardVersion {
   id: string;
@@ -97,6 +107,7 @@ export interface CardsLayout {
   stepTag: string;
   steps: CardStep[];
   versions: CardVersion[];
+  edges: EdgeVersion[];
   /** Branch → its base and the order of the last version the base had when it forked. */
   bases: Map<string, { base: string; cutoff: number }>;
   counts: { cards: number; drafts: number; edges: number; chain_cards: number; notes: number };
@@ -115,6 +126,7 @@ function cardText(id: string, type: string, k: number): { title: string; text: s
 class Builder {
   readonly steps: CardStep[] = [];
   readonly versions: CardVersion[] = [];
+  readonly edgeVersions: EdgeVersion[] = [];
   readonly bases = new Map<string, { base: string; cutoff: number }>();
   private lastHypothesis = new Map<string, string>();
   edges = 0;
@@ -151,6 +163,7 @@ class Builder {
     const to = this.lastHypothesis.get(key);
     if (card.type === "evidence" && to !== undefined) {
       this.steps.push({ kind: "graph", agent, branch, doc, op: { op: "edge_upsert", from: card.id, rel: "supports", to } });
+      this.edgeVersions.push({ from: card.id, rel: "supports", to, branch, doc, order: this.versions.length });
       this.edges++;
     }
   }
@@ -245,6 +258,7 @@ export function buildCardsLayout(size: number, stepTag: string): CardsLayout {
     stepTag,
     steps: b.steps,
     versions: b.versions,
+    edges: b.edgeVersions,
     bases: b.bases,
     counts: {
       cards: 2 * size + chainCards,

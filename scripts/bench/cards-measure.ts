@@ -1,13 +1,16 @@
 /**
  * What the cards suite measures: the reads that compose a view from the card graph's slices — `status`,
- * `think_next`, `think_frontier`, `context_pack`, `tasks_snapshot` and `graph_query` by type — with
- * `ping` as the floor, in the workspace cards-seed.ts built. The think reads and `context_pack` run in
- * both places cards live (cards-layout.ts): the checkout (no place given: `main`'s `graph`, global) and
- * the focused task (`target`: its graph, step-aware); `graph_query` names `main`'s graph, or takes the
- * focus. Every answer is checked against the model on the fly (the exact frontier, the newest cards or
- * hypotheses, the focus and its step), and once before measuring for any card its view does not show.
+ * `think_next`, `think_frontier`, `think_frontier_graph` (the graph view's first read), `context_pack`,
+ * `tasks_snapshot` and `graph_query` by type — with `ping` as the floor, in the workspace cards-seed.ts
+ * built. The think reads and `context_pack` run in both places cards live (cards-layout.ts): the
+ * checkout (no place given: `main`'s `graph`, global) and the focused task (`target`: its graph,
+ * step-aware); `graph_query` names `main`'s graph, or takes the focus. Every answer is checked against
+ * the model on the fly (the exact frontier, the frontier's graph (cards-frontier-graph.ts), the newest
+ * cards or hypotheses, the focus and its step), and once before measuring for any card its view does not
+ * show, and the frontier's graph at small limits and with every lane.
  */
 import type { Call, Json, McpClient } from "../lib/mcp-http.ts";
+import { frontierGraphCases, frontierGraphRequest } from "./cards-frontier-graph.ts";
 import { FRONTIER_TYPES, PLACES, type ScopeName } from "./cards-layout.ts";
 import { type CardsModel, foreignCards } from "./cards-model.ts";
 import type { CardsWorld } from "./cards-seed.ts";
@@ -24,11 +27,13 @@ export const CARDS_OPS = [
   "status",
   "think_next",
   "think_frontier",
+  "think_frontier_graph",
   "context_pack",
   "graph_query",
   "tasks_snapshot",
   "think_next_task",
   "think_frontier_task",
+  "think_frontier_graph_task",
   "context_pack_task",
   "graph_query_task",
 ] as const;
@@ -39,11 +44,13 @@ const LABELS: Record<CardsOpName, string> = {
   status: "status",
   think_next: "think_next",
   think_frontier: "think_frontier",
+  think_frontier_graph: "think_frontier_graph",
   context_pack: "context_pack",
   graph_query: "graph_query main",
   tasks_snapshot: "tasks_snapshot",
   think_next_task: "think_next target",
   think_frontier_task: "think_frontier target",
+  think_frontier_graph_task: "think_frontier_graph target",
   context_pack_task: "context_pack target",
   graph_query_task: "graph_query focus",
 };
@@ -113,6 +120,9 @@ export function cardsRequest(model: CardsModel, world: CardsWorld, op: CardsOpNa
         },
       };
     }
+    case "think_frontier_graph":
+    case "think_frontier_graph_task":
+      return frontierGraphRequest(model, place, aim);
     case "context_pack":
     case "context_pack_task": {
       const want = model.newest(place.branch, place.graphDoc, PACK_CARDS);
@@ -160,7 +170,10 @@ async function cardsCall(client: McpClient, world: CardsWorld, request: Request)
   return call;
 }
 
-/** One checked call of every op, also failing on any card its view does not show (a draft, another branch's). */
+/**
+ * One checked call of every op, also failing on any card its view does not show (a draft, another
+ * branch's); then the frontier's graph at small limits and with every lane (its own check knows the lanes).
+ */
 export async function checkCards(client: McpClient, model: CardsModel, world: CardsWorld): Promise<void> {
   for (const op of CARDS_OPS) {
     const request = cardsRequest(model, world, op);
@@ -174,6 +187,7 @@ export async function checkCards(client: McpClient, model: CardsModel, world: Ca
         `${request.tool} ${JSON.stringify(request.args)} names cards its view does not show: ${[...leaked].slice(0, 8).join(", ")}`,
       );
   }
+  for (const request of frontierGraphCases(model, world.task)) await cardsCall(client, world, request);
 }
 
 export function measureCards(

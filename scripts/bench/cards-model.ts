@@ -5,7 +5,7 @@
  * doc as `bench` reads it: the branch's own versions, its bases' up to each fork's cutoff (the nearest
  * source of a card wins), in the shared lane and `agent/bench` (or every lane), newest first.
  */
-import { BENCH_AGENT, type CardsLayout, type CardVersion, CLOSED_STATUSES, type FRONTIER_TYPES } from "./cards-layout.ts";
+import { BENCH_AGENT, type CardsLayout, type CardVersion, CLOSED_STATUSES, type EdgeVersion, type FRONTIER_TYPES } from "./cards-layout.ts";
 
 export type Frontier = Record<(typeof FRONTIER_TYPES)[number], string[]>;
 
@@ -14,6 +14,7 @@ const OWN_LANES = new Set(["shared", `agent/${BENCH_AGENT}`]);
 
 export class CardsModel {
   private readonly views = new Map<string, CardVersion[]>();
+  private readonly edgeViews = new Map<string, EdgeVersion[]>();
   private readonly ids = new Set<string>();
 
   private readonly layout: CardsLayout;
@@ -32,24 +33,41 @@ export class CardsModel {
     return out;
   }
 
-  /** Every card the view shows (every lane), newest first: each id's version from its nearest source. */
-  private effective(branch: string, doc: string): CardVersion[] {
-    const key = `${branch}\u0000${doc}`;
-    const known = this.views.get(key);
-    if (known !== undefined) return known;
+  /** The versions of `doc` the branch's view shows, newest first: each key's version from its nearest source. */
+  private nearest<V extends { branch: string; doc: string; order: number }>(
+    branch: string,
+    doc: string,
+    all: V[],
+    keyOf: (v: V) => string,
+  ): V[] {
     const sources = this.lineage(branch);
-    const best = new Map<string, { rank: number; version: CardVersion }>();
-    for (const version of this.layout.versions) {
+    const best = new Map<string, { rank: number; version: V }>();
+    for (const version of all) {
       if (version.doc !== doc) continue;
       const rank = sources.findIndex((source) => source.branch === version.branch && version.order <= source.cutoff);
       if (rank < 0) continue;
-      const held = best.get(version.id);
+      const key = keyOf(version);
+      const held = best.get(key);
       if (held === undefined || rank < held.rank || (rank === held.rank && version.order > held.version.order))
-        best.set(version.id, { rank, version });
+        best.set(key, { rank, version });
     }
-    const cards = [...best.values()].map((entry) => entry.version).sort((a, b) => b.order - a.order);
-    this.views.set(key, cards);
-    return cards;
+    return [...best.values()].map((entry) => entry.version).sort((a, b) => b.order - a.order);
+  }
+
+  /** Every card the view shows (every lane), newest first. */
+  private effective(branch: string, doc: string): CardVersion[] {
+    const key = `${branch}\u0000${doc}`;
+    const known = this.views.get(key) ?? this.nearest(branch, doc, this.layout.versions, (version) => version.id);
+    this.views.set(key, known);
+    return known;
+  }
+
+  /** Every live edge of the view, newest first (the layout deletes none; an edge has no lane, its ends do). */
+  edges(branch: string, doc: string): EdgeVersion[] {
+    const key = `${branch}\u0000${doc}`;
+    const known = this.edgeViews.get(key) ?? this.nearest(branch, doc, this.layout.edges, (e) => `${e.from}|${e.rel}|${e.to}`);
+    this.edgeViews.set(key, known);
+    return known;
   }
 
   /** The view's cards as `bench` sees them (its lanes, or every lane), newest first. */
