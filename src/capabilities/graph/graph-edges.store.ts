@@ -93,6 +93,34 @@ export function edgesTouching(db: Db, sources: Source[], doc: string, nodeId: st
   return [...byKey.values()];
 }
 
+/**
+ * The other ends of the live edges at each of `nodeIds`, as `edgesTouching` finds them node by node
+ * (each node's newest `perNode` edges leaving it, then its newest `perNode` arriving, newest first),
+ * in two statements for the whole set: a person's view of many cards asks for their neighbours at once.
+ * Only the ends are read, not the versions.
+ */
+export function edgeEndsAround(db: Db, sources: Source[], doc: string, nodeIds: string[], perNode: number): Map<string, string[]> {
+  const ends = new Map<string, string[]>(nodeIds.map((id) => [id, []]));
+  if (nodeIds.length === 0) return ends;
+  const bySource = scansOf(sources)
+    .map(({ source, nearer }) => `(v.branch_id = ${branchLiteral(source.branch_id)}${asOfSql(source)}${notShadowedSql(nearer)})`)
+    .join(" OR ");
+  const direction = (at: "from_id" | "to_id", other: "from_id" | "to_id", index: "graph_edges_by_from" | "graph_edges_by_to") =>
+    db.all<{ node: string; other: string }>(
+      `SELECT node, other FROM (
+         SELECT v.${at} AS node, v.${other} AS other, v.seq AS seq, ROW_NUMBER() OVER (PARTITION BY v.${at} ORDER BY v.seq DESC) AS rank
+         FROM graph_versions v INDEXED BY ${index}
+         WHERE v.doc = +? AND v.kind = 'edge' AND v.deleted = 0 AND v.${at} IN (SELECT value FROM json_each(?)) AND (${bySource}))
+       WHERE rank <= ${Math.trunc(perNode)} ORDER BY node, seq DESC`,
+      doc,
+      JSON.stringify(nodeIds),
+    );
+  for (const row of [...direction("from_id", "to_id", "graph_edges_by_from"), ...direction("to_id", "from_id", "graph_edges_by_to")]) {
+    ends.get(row.node)?.push(row.other);
+  }
+  return ends;
+}
+
 /** Number of live effective keys of a kind (validate's stats). */
 export function countLive(db: Db, sources: Source[], doc: string, kind: GraphKind): number {
   let total = 0;

@@ -16,7 +16,7 @@ import { branchById, type Source, sourcesOf } from "../../place/branches.store";
 import { type Card, CLOSED_STATUSES, toCard } from "../graph/card-shape";
 import { conflictPage } from "../graph/conflicts.store";
 import { isLive, lookupVersions, type VersionRow, versionKey } from "../graph/graph.store";
-import { edgesBetween, edgesTouching } from "../graph/graph-edges.store";
+import { edgeEndsAround, edgesBetween } from "../graph/graph-edges.store";
 import { allOf } from "../graph/graph-filters.store";
 import { visibleLanes } from "../graph/lanes";
 import { OPEN, ofType } from "./card-filters";
@@ -33,6 +33,8 @@ const FRONTIER_COUNT = MAX_GRAPH_NODES;
 const MAX_CONFLICTS = 50;
 /** Edges read per direction per seed: a hub's further edges are a click on a neighbour away. */
 const PER_NODE_EDGES = 50;
+/** Seeds read together: a few statements for 25 cards, and little read past the limit. */
+const SEED_CHUNK = 25;
 /** Edges among the shown nodes: 200 nodes rarely hold more, and each edge is drawn. */
 const MAX_SHOWN_EDGES = 1_000;
 const FRONTIER_TYPES = ["question", "hypothesis", "test", "decision"] as const;
@@ -96,8 +98,26 @@ class GraphBuilder {
     this.lanes = visibleLanes(ctx, allLanes);
   }
 
-  visible(row: VersionRow | undefined): row is VersionRow {
-    return isLive(row) && (this.lanes === null || this.lanes.includes(toCard(row).lane));
+  /** The row as a card, when it is live and in a lane the caller sees. */
+  private visibleCard(row: VersionRow | undefined): Card | undefined {
+    if (!isLive(row)) return undefined;
+    const card = toCard(row);
+    return this.lanes === null || this.lanes.includes(card.lane) ? card : undefined;
+  }
+
+  private visibleCards(ids: string[]): Map<string, Card> {
+    const rows = lookupVersions(
+      this.ctx.db,
+      this.sources,
+      this.doc,
+      ids.map((key) => ({ kind: "node" as const, key })),
+    );
+    const cards = new Map<string, Card>();
+    for (const id of ids) {
+      const card = this.visibleCard(rows.get(versionKey("node", id)));
+      if (card !== undefined) cards.set(id, card);
+    }
+    return cards;
   }
 
   private add(card: Card, seed: boolean): boolean {
@@ -115,42 +135,41 @@ class GraphBuilder {
     return true;
   }
 
-  /** A seed and its visible neighbours, as room allows; remembers which visible nodes touch it. */
-  seed(card: Card): void {
-    if (!this.add(card, true)) return;
-    const others = edgesTouching(this.ctx.db, this.sources, this.doc, card.id, PER_NODE_EDGES).flatMap((row) => {
-      const [from, to] = endsOf(row.key);
-      return from === card.id ? [to as string] : [from as string];
-    });
-    const rows = lookupVersions(
-      this.ctx.db,
-      this.sources,
-      this.doc,
-      others.map((key) => ({ kind: "node" as const, key })),
-    );
-    const neighbours = others.flatMap((id) => {
-      const row = rows.get(versionKey("node", id));
-      return this.visible(row) ? [toCard(row)] : [];
-    });
-    this.touching.set(
-      card.id,
-      neighbours.map((other) => other.type),
-    );
-    for (const other of neighbours) this.add(other, false);
+  /**
+   * The seeds in order, each followed by its visible neighbours as room allows; remembers which
+   * visible nodes touch each seed. Seeds are read SEED_CHUNK at a time (their edges' ends in two
+   * statements, the cards at those ends in one); once the view is full, only seeds already drawn
+   * are read, for their neighbours left out to be counted.
+   */
+  seedAll(seeds: Card[]): void {
+    for (let start = 0; start < seeds.length; start += SEED_CHUNK) {
+      const chunk = seeds.slice(start, start + SEED_CHUNK);
+      const full = this.shown.size >= this.limit;
+      const reached = full ? chunk.filter((card) => this.shown.has(card.id)) : chunk;
+      const ends = edgeEndsAround(
+        this.ctx.db,
+        this.sources,
+        this.doc,
+        reached.map((card) => card.id),
+        PER_NODE_EDGES,
+      );
+      const cards = this.visibleCards([...new Set([...ends.values()].flat())]);
+      for (const card of chunk) {
+        if (!this.add(card, true)) continue;
+        const neighbours = (ends.get(card.id) ?? []).flatMap((id) => cards.get(id) ?? []);
+        this.touching.set(
+          card.id,
+          neighbours.map((other) => other.type),
+        );
+        for (const other of neighbours) this.add(other, false);
+      }
+    }
   }
 
   /** Cards of ids (conflicted nodes, `around`), each found in the view and visible to the caller. */
   cardsOf(ids: string[]): Card[] {
-    const rows = lookupVersions(
-      this.ctx.db,
-      this.sources,
-      this.doc,
-      ids.map((key) => ({ kind: "node" as const, key })),
-    );
-    return ids.flatMap((id) => {
-      const row = rows.get(versionKey("node", id));
-      return this.visible(row) ? [toCard(row)] : [];
-    });
+    const cards = this.visibleCards(ids);
+    return ids.flatMap((id) => cards.get(id) ?? []);
   }
 }
 
@@ -178,7 +197,7 @@ export function frontierGraph(
   const lists = pages.map((page) => page.cards);
   const seeds =
     options.around !== undefined ? builder.cardsOf(options.around) : [...builder.cardsOf([...conflicted]), ...interleaved(lists)];
-  for (const card of seeds) builder.seed(card);
+  builder.seedAll(seeds);
 
   const ids = [...builder.shown.keys()];
   const edges = edgesBetween(ctx.db, sources, doc, ids, MAX_SHOWN_EDGES).rows.map((row) => {
