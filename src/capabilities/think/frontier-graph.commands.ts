@@ -18,7 +18,11 @@ const nodeSchema = z.object({
   tags: z.array(z.string()),
   lane: z.string(),
   open: z.boolean().describe("Not a closed status."),
-  untested: z.boolean().describe("An open hypothesis with no visible edge to or from a test card."),
+  untested: z
+    .boolean()
+    .describe(
+      "An open hypothesis drawn as a seed with no visible edge to or from a test card (one drawn only as a neighbour is not marked).",
+    ),
   conflicted: z.boolean().describe("Named by an open conflict into this branch and doc."),
   seed: z.boolean().describe("On the frontier, in a conflict or asked in around; false: a neighbour."),
 });
@@ -26,7 +30,7 @@ const nodeSchema = z.object({
 const countsSchema = z.object({
   questions: z.number(),
   hypotheses: z.number(),
-  untested_hypotheses: z.number(),
+  untested_hypotheses: z.number().describe("Of the hypotheses drawn as seeds."),
   tests: z.number(),
   decisions: z.number(),
 });
@@ -35,7 +39,7 @@ export const thinkFrontierGraph = defineCommand({
   name: "think.frontier.graph",
   tool: "think_frontier_graph",
   title: "The frontier as a graph",
-  description: `What a person looks at first in a graph doc: its open conflicts, open questions, hypotheses, tests and decisions, each with one hop of neighbours (at most ${MAX_GRAPH_NODES} nodes), and the edges among them; marks open, untested and conflicted cards. around: draw these cards and their neighbours instead. Other agents' drafts are left out unless all_lanes.`,
+  description: `What a person looks at first in a graph doc: its open conflicts, open questions, hypotheses, tests and decisions, each with one hop of neighbours (at most ${MAX_GRAPH_NODES} nodes), and the edges among them; marks open, untested and conflicted cards. around: draw these cards and their neighbours instead. Other agents' drafts are left out unless all_lanes. A full view is about 40,000 characters: read it with budget_profile audit.`,
   kind: "read",
   input: {
     ...frontierScopeFields,
