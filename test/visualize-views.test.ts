@@ -187,6 +187,26 @@ describe("think_frontier_graph", () => {
   });
 });
 
+describe("think_frontier_graph around a hub", () => {
+  it("draws a card's newest 50 links each way, and the rest of a hub is a click on a neighbour away", async () => {
+    const workspace = "viz/hub";
+    const notes = Array.from({ length: 60 }, (_, index) => ({ op: "node_upsert", id: `N${index}`, type: "note", title: `Note ${index}` }));
+    const links = notes.map((note) => ({ op: "edge_upsert", from: note.id, rel: "supports", to: "HUB" }));
+    await ok(
+      "graph_apply",
+      { workspace, ops: [{ op: "node_upsert", id: "HUB", type: "question", title: "Hub" }, ...notes, ...links] },
+      FULL,
+    );
+    const around = await ok("think_frontier_graph", { workspace, around: ["HUB"], budget_profile: "audit" }, FULL);
+    const ids = (around.nodes as { id: string }[]).map((node) => node.id);
+    expect(ids).toHaveLength(51);
+    expect(ids).toContain("N59");
+    expect(ids).toContain("N10");
+    expect(ids).not.toContain("N9");
+    expect(around.edges).toHaveLength(50);
+  });
+});
+
 describe("visualize session", () => {
   it("names the caller's newest open session, its active records, its staleness and what others changed, in words", async () => {
     const workspace = "viz/session";

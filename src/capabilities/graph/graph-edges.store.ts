@@ -105,15 +105,18 @@ export function edgeEndsAround(db: Db, sources: Source[], doc: string, nodeIds: 
   const bySource = scansOf(sources)
     .map(({ source, nearer }) => `(v.branch_id = ${branchLiteral(source.branch_id)}${asOfSql(source)}${notShadowedSql(nearer)})`)
     .join(" OR ");
+  // Per node, the same seek edgesTouching makes (the endpoint index, newest first, at most perNode), as a
+  // correlated subquery: a hub's further edges are never read.
   const direction = (at: "from_id" | "to_id", other: "from_id" | "to_id", index: "graph_edges_by_from" | "graph_edges_by_to") =>
     db.all<{ node: string; other: string }>(
-      `SELECT node, other FROM (
-         SELECT v.${at} AS node, v.${other} AS other, v.seq AS seq, ROW_NUMBER() OVER (PARTITION BY v.${at} ORDER BY v.seq DESC) AS rank
-         FROM graph_versions v INDEXED BY ${index}
-         WHERE v.doc = +? AND v.kind = 'edge' AND v.deleted = 0 AND v.${at} IN (SELECT value FROM json_each(?)) AND (${bySource}))
-       WHERE rank <= ${Math.trunc(perNode)} ORDER BY node, seq DESC`,
+      `SELECT ids.value AS node, e.${other} AS other FROM json_each(?) ids, graph_versions e
+       WHERE e.seq IN (
+         SELECT v.seq FROM graph_versions v INDEXED BY ${index}
+         WHERE v.doc = +? AND v.kind = 'edge' AND v.deleted = 0 AND v.${at} = ids.value AND (${bySource})
+         ORDER BY v.seq DESC${limitSql(perNode)})
+       ORDER BY ids.key, e.seq DESC`,
+      JSON.stringify([...ends.keys()]),
       doc,
-      JSON.stringify(nodeIds),
     );
   for (const row of [...direction("from_id", "to_id", "graph_edges_by_from"), ...direction("to_id", "from_id", "graph_edges_by_to")]) {
     ends.get(row.node)?.push(row.other);
