@@ -137,6 +137,8 @@ describe("the graph view", () => {
     await openConflict(frame);
     await frame.locator("[data-testid=conflict-take-theirs]").click();
     await frame.locator("[data-testid=conflict-decided]").waitFor({ timeout: VIEW_TIMEOUT_MS });
+    expect(await frame.locator("[data-testid=conflict-decided]").textContent()).toContain("took theirs (idea)");
+    expect(await frame.locator("[data-testid=app-scope]").textContent()).toContain("before your decision");
     await page.screenshot({ path: join(ARTIFACTS, "app-graph-decided.png"), fullPage: true });
     const alice = await agentIn((server as E2eServer).base, (server as E2eServer).secret, GRAPH, "alice");
     expect((await alice("graph_conflicts", { into: "main", status: "open" })).conflicts).toEqual([]);

@@ -86,7 +86,9 @@ export async function drawGraphView(root: HTMLElement, answer: GraphAnswer, call
       cardPanel,
       conflictPanel,
     );
-    root.replaceChildren(headerView(answer, scopeInWords(answer)), view);
+    // The summary is the answer's, from when the view opened: after a decision, say so.
+    const since = decided.length > 0 ? " The summary above is from when the view opened, before your decision." : "";
+    root.replaceChildren(headerView(answer, `${scopeInWords(answer)}${since}`), view);
 
     const drawn = new GraphCanvas(container);
     canvas = drawn;
