@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: latency of the MCP endpoint against a local `wrangler dev` (workerd + SQLite
- * Durable Objects), at several store sizes, in nine suites (`--suites notes,common,graph,packs,portals,records,answers,cards,ready`,
+ * Durable Objects), at several store sizes, in ten suites (`--suites notes,common,graph,packs,portals,records,answers,cards,ready,frontier`,
  * all by default).
  *
  * Notes: for each size it seeds a fresh workspace through the bulk path (`workspace_import`): most
@@ -66,13 +66,19 @@
  * queues against the model, then samples `tasks_ready` and `tasks_ready {plan}` in both layouts in the
  * same rounds, each against its own workspace's `ping` (target ≤ 1.3; see `bench/ready-*.ts`).
  *
+ * Frontier: the heavy case of `think_frontier_graph`, a graph doc of 250 open cards per frontier type,
+ * each with edges, and 4,000 closed notes, written through `graph_apply`, so the view's 200 nodes fill
+ * with seeds and their neighbours; it checks the graph at every limit 1-200 against the model, then
+ * samples `ping`, `think_frontier_graph`, `think_frontier_graph {around}` and `think_frontier` (50 per
+ * type) in the same rounds, every answer checked node by node (no target; see `bench/frontier-*.ts`).
+ *
  * It prints medians, p95s, each median's ratio to the floor and each op's growth from the smallest to
  * the largest size, and writes the results as JSON to `bench-results/`. Targets are reported, not
  * asserted (but the packs suite's budget targets are also checks of every answer). The server runs a snapshot of the project copied at start (so edits during a run cannot
  * restart it) with its state in a fresh temp dir; both are removed at the end. Network traffic goes
  * only to 127.0.0.1.
  *
- *   npm run bench -- [--suites notes,common,graph,packs,portals,records,answers,cards,ready] [--sizes 1000,10000,100000] [--depths 1,10,30]
+ *   npm run bench -- [--suites notes,common,graph,packs,portals,records,answers,cards,ready,frontier] [--sizes 1000,10000,100000] [--depths 1,10,30]
  *                    [--graph-sizes 10000,100000] [--pack-sizes 100000] [--record-sizes 50000] [--card-sizes 1000,100000]
  *                    [--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10] [--compare-root DIR]
  *
@@ -90,6 +96,9 @@ import { comparisonServer } from "./bench/common-compare.ts";
 import { commonOpSet } from "./bench/common-measure.ts";
 import { commonJson, commonLines, compareTargetLines } from "./bench/common-report.ts";
 import { runCommonSuite } from "./bench/common-suite.ts";
+import { frontierOpSet } from "./bench/frontier-measure.ts";
+import { frontierJson, frontierLines } from "./bench/frontier-report.ts";
+import { runFrontierSuite } from "./bench/frontier-suite.ts";
 import { chainBranch } from "./bench/graph-layout.ts";
 import { graphOpSet } from "./bench/graph-measure.ts";
 import { graphJson, graphLines } from "./bench/graph-report.ts";
@@ -195,6 +204,7 @@ async function main(options: Options): Promise<number> {
     : undefined;
   const cards = options.suites.includes("cards") ? await runCardsSuite(clientOf, client, options, lines) : undefined;
   const ready = options.suites.includes("ready") ? await runReadySuite(client, options, lines) : undefined;
+  const frontier = options.suites.includes("frontier") ? await runFrontierSuite(clientOf, options, lines) : undefined;
 
   machine.load_average_start = loadAtStart;
   machine.load_average_end = loadAverage();
@@ -267,6 +277,8 @@ async function main(options: Options): Promise<number> {
     targets.push(...readyTargetLines(misses));
     readySection = readyJson(readySet, ready, misses);
   }
+  const frontierSection = frontier === undefined ? null : frontierJson(frontierOpSet(), frontier);
+  if (frontier !== undefined) out.push(...frontierLines(frontier, frontierOpSet()));
   console.log([...out, "", ...targets].join("\n"));
 
   const finishedAt = new Date();
@@ -288,6 +300,7 @@ async function main(options: Options): Promise<number> {
     answers: answers === undefined ? null : answersJson(answers),
     cards: cardsSection,
     ready: readySection,
+    frontier: frontierSection,
   });
   console.log(`Results written to ${writeJsonReport(ROOT, startedAt, report)}`);
   return 0;

@@ -12,11 +12,11 @@ import { CARD_EVERY, MIN_PACK_SIZE } from "./packs-layout.ts";
 import { MIN_RECORD_SIZE } from "./records-layout.ts";
 
 export const USAGE =
-  "npm run bench -- [--suites notes,common,graph,packs,portals,records,answers,cards,ready] [--sizes 1000,10000,100000] [--depths 1,10,30] " +
+  "npm run bench -- [--suites notes,common,graph,packs,portals,records,answers,cards,ready,frontier] [--sizes 1000,10000,100000] [--depths 1,10,30] " +
   "[--graph-sizes 10000,100000] [--pack-sizes 100000] [--record-sizes 50000] [--card-sizes 1000,100000] " +
   "[--samples 200] [--warmup 20] [--timeout-minutes 30] [--chain-depth 10] [--wrangler-dev-tools] [--compare-root DIR]";
 
-export const SUITES = ["notes", "common", "graph", "packs", "portals", "records", "answers", "cards", "ready"] as const;
+export const SUITES = ["notes", "common", "graph", "packs", "portals", "records", "answers", "cards", "ready", "frontier"] as const;
 /** The graph suite's chain `gchain/1` … `gchain/<n>` (`--chain-depth`). */
 const DEFAULT_GRAPH_CHAIN_DEPTH = 10;
 export type Suite = (typeof SUITES)[number];

@@ -196,6 +196,8 @@ export interface RunRecord {
   cards: Json | null;
   /** The ready suite's section (`readyJson`), or null when it did not run. */
   ready: Json | null;
+  /** The frontier suite's section (`frontierJson`), or null when it did not run. */
+  frontier: Json | null;
 }
 
 /** The JSON document of a run (its field order is the file format: keep it stable; new fields go last). */
@@ -236,6 +238,7 @@ export function jsonReport(run: RunRecord): Json {
     answers: run.answers,
     cards: run.cards,
     ready: run.ready,
+    frontier: run.frontier,
   };
 }
 
