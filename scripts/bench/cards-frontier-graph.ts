@@ -20,6 +20,7 @@
 import type { Json } from "../lib/mcp-http.ts";
 import { type CardVersion, CLOSED_STATUSES, FRONTIER_TYPES, PLACES, type Place, type ScopeName } from "./cards-layout.ts";
 import type { CardsModel } from "./cards-model.ts";
+import { interleaved } from "./frontier-model.ts";
 
 /** think_frontier_graph's default and largest `limit` (frontier-graph.ts MAX_GRAPH_NODES): what the view draws. */
 export const GRAPH_LIMIT = 200;
@@ -54,18 +55,6 @@ const object = (value: unknown): Json => (typeof value === "object" && value !==
 const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const sorted = (items: Iterable<string>): string[] => [...items].sort();
-
-/** Round-robin over the lists, as frontier-graph.ts `interleaved`: the newest of each type first. */
-function interleaved(lists: string[][]): string[] {
-  const out: string[] = [];
-  for (let index = 0; lists.some((ids) => index < ids.length); index++) {
-    for (const ids of lists) {
-      const id = ids[index];
-      if (id !== undefined) out.push(id);
-    }
-  }
-  return out;
-}
 
 /** The model's view for one call: its cards, each card's visible neighbours, the seeds. */
 class GraphView {

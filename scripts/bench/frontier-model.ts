@@ -175,7 +175,7 @@ export class FrontierModel {
 }
 
 /** Round-robin over the lists, as frontier-graph.ts `interleaved`: the newest of each type first. */
-function interleaved(lists: string[][]): string[] {
+export function interleaved(lists: string[][]): string[] {
   const out: string[] = [];
   for (let index = 0; lists.some((ids) => index < ids.length); index++) {
     for (const ids of lists) {
