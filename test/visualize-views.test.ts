@@ -258,4 +258,31 @@ describe("visualize session", () => {
     const missing = await callTool("visualize", { ...w, what: "session", session_id: "S999" }, FULL);
     expect((missing.structuredContent as { error: { code: string } }).error.code).toBe("SESSION_NOT_FOUND");
   });
+
+  it("counts others' changes up to its bound and says there are more past it: the oldest change is counted", async () => {
+    const workspace = "viz/session-bound";
+    const w = { workspace };
+    const alice = { ...FULL, ...(await as("alice")) };
+    const root = await ok(
+      "create_record",
+      { ...w, parent_id: null, type: "question", title: "Which cache?", summary: "", body: "b" },
+      alice,
+    );
+    const session = root.session_id as string;
+    // The oldest changes since alice's sync: bob's three, to one record alice has active.
+    const bob = { ...FULL, ...(await as("bob")) };
+    const theirs = await ok("activate", { ...w, id: "R001" }, bob);
+    for (const body of ["one", "two", "three"]) await ok("update_record", { ...w, session_id: theirs.session_id, id: "R001", body }, bob);
+    // Then 2,500 records by an import: well past the 1,000 versions the count looks at.
+    const admin = { ...FULL, ...(await as("root", { role: "admin" })) };
+    const records = (from: number, count: number) =>
+      Array.from({ length: count }, (_, index) => ({ op: "record", type: "note", title: `Imported ${from + index}` }));
+    await ok("workspace_import", { ...w, ops: records(0, 2_000) }, admin);
+    await ok("workspace_import", { ...w, ops: records(2_000, 500) }, admin);
+    const answer = await ok("visualize", { ...w, what: "session", session_id: session }, alice);
+    // The first 1,000 versions in tick order: bob's three (one record, R001) and 997 imported records.
+    // Counted from the newest instead, the oldest would be forgotten and the count would be 1,000.
+    expect(answer.session).toMatchObject({ changed_by_others: 998, changed_by_others_capped: true });
+    expect(answer.summary).toContain("998 or more records changed by others since then.");
+  });
 });

@@ -5,6 +5,7 @@
  * function runs inside the caller's transaction.
  */
 import type { Db } from "../../storage/db";
+import { limitSql } from "../../storage/seq-scans";
 import type { RecordState } from "./records.schema";
 
 type SqlRow<T> = T & Record<string, string | number | null>;
@@ -140,8 +141,9 @@ export function changesAfter(db: Db, afterTick: number, exceptSession: string, l
 }
 
 /**
- * How many records sessions other than `exceptSession` changed after `afterTick`, over at most
- * `scanned` of their versions (in tick order): `capped` when more versions remain past those.
+ * How many records sessions other than `exceptSession` changed after `afterTick`, over the oldest
+ * `scanned` of their versions (in tick order, so the changes made first are always counted): `capped`
+ * when more versions remain past those.
  */
 export function countRecordsChangedAfter(
   db: Db,
@@ -149,14 +151,15 @@ export function countRecordsChangedAfter(
   exceptSession: string,
   scanned: number,
 ): { records: number; capped: boolean } {
-  const row = db.one<{ records: number; versions: number }>(
-    `SELECT COUNT(DISTINCT record_id) AS records, COUNT(*) AS versions FROM (
-       SELECT v.record_id FROM record_versions v INDEXED BY record_versions_by_tick
-       WHERE v.tick > ? AND v.session_id <> ? ORDER BY v.tick LIMIT ${Math.trunc(scanned) + 1})`,
-    afterTick,
-    exceptSession,
-  );
-  return { records: row?.records ?? 0, capped: (row?.versions ?? 0) > scanned };
+  const ids = db
+    .all<{ record_id: string }>(
+      `SELECT v.record_id FROM record_versions v INDEXED BY record_versions_by_tick
+       WHERE v.tick > ? AND v.session_id <> ? ORDER BY v.tick${limitSql(scanned + 1)}`,
+      afterTick,
+      exceptSession,
+    )
+    .map((row) => row.record_id);
+  return { records: new Set(ids.slice(0, scanned)).size, capped: ids.length > scanned };
 }
 
 /** Records a session wrote after `afterTick`, in number order, at most `limit + 1`. */
