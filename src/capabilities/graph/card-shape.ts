@@ -16,6 +16,12 @@ export type CardType = (typeof CARD_TYPES)[number];
 
 /** Card statuses that count as closed everywhere (engine, frontier, resume views, strict mode, the term index's `open`). */
 export const CLOSED_STATUSES = ["done", "closed", "resolved", "rejected", "canceled", "superseded"] as const;
+const CLOSED: ReadonlySet<string> = new Set(CLOSED_STATUSES);
+
+/** A status that closes a card, compared as the term index's `open` filter compares it (exactly); no status is open. */
+export function isClosedStatus(status: string | null | undefined): boolean {
+  return status !== null && status !== undefined && CLOSED.has(status);
+}
 
 /** A graph node as a card: no tombstone flag (only live cards are shown), its lane spelled out. */
 export const cardSchema = nodeSchema.omit({ deleted: true }).extend({ lane: z.string() });

@@ -13,7 +13,7 @@ import type { EntityRow, StepRow } from "../../place/targets.store";
 import { fail } from "../../shared/errors";
 import type { Warning } from "../../shared/result";
 import { suggest } from "../../shared/suggestion";
-import { CLOSED_STATUSES } from "../graph/card-shape";
+import { isClosedStatus } from "../graph/card-shape";
 import type { VersionRow } from "../graph/graph.store";
 import { edgesBetween } from "../graph/graph-edges.store";
 import { allOf } from "../graph/graph-filters.store";
@@ -24,7 +24,6 @@ import { emitEvent } from "./ingest";
 
 /** Open step cards read for the check at most (the newest): the check's output bound. */
 const MAX_STEP_CARDS = 200;
-const CLOSED: ReadonlySet<string> = new Set(CLOSED_STATUSES);
 
 export const overrideSchema = z
   .strictObject({ reason: z.string().min(1).max(1024), risk: z.string().min(1).max(1024) })
@@ -48,7 +47,7 @@ export function strictGaps(ctx: CommandContext, task: EntityRow, step: StepRow):
   }).rows;
   const byId = new Map(cards.map((row) => [row.key, row]));
   const edges = cards.length === 0 ? [] : edgesBetween(ctx.db, sources, ref.graph_doc, [...byId.keys()], MAX_STEP_CARDS * 2).rows;
-  const active = (row: VersionRow | undefined) => row !== undefined && !CLOSED.has(row.status ?? "open");
+  const active = (row: VersionRow | undefined) => row !== undefined && !isClosedStatus(row.status);
   const isCounter = (row: VersionRow) => (row.tags_json ?? "").includes('"counter"');
   const hypotheses = cards.filter((row) => row.node_type === "hypothesis" && active(row) && !isCounter(row));
   const tested = hypotheses.filter((h) =>

@@ -13,9 +13,9 @@
  */
 import type { CommandContext } from "../../commands/context";
 import { branchById, type Source, sourcesOf } from "../../place/branches.store";
-import { type Card, CLOSED_STATUSES, toCard } from "../graph/card-shape";
+import { type Card, isClosedStatus, toCard } from "../graph/card-shape";
 import { conflictPage } from "../graph/conflicts.store";
-import { isLive, lookupVersions, type VersionRow, versionKey } from "../graph/graph.store";
+import { isLive, lookupVersions, toEdge, type VersionRow, versionKey } from "../graph/graph.store";
 import { edgeEndsAround, edgesBetween } from "../graph/graph-edges.store";
 import { allOf } from "../graph/graph-filters.store";
 import { visibleLanes } from "../graph/lanes";
@@ -38,7 +38,6 @@ const SEED_CHUNK = 25;
 /** Edges among the shown nodes: 200 nodes rarely hold more, and each edge is drawn. */
 const MAX_SHOWN_EDGES = 1_000;
 const FRONTIER_TYPES = ["question", "hypothesis", "test", "decision"] as const;
-const CLOSED: ReadonlySet<string> = new Set(CLOSED_STATUSES);
 
 export interface FrontierGraphNode {
   id: string;
@@ -174,7 +173,7 @@ class GraphBuilder {
 }
 
 function isOpen(card: { status?: string }): boolean {
-  return !CLOSED.has((card.status ?? "").toLowerCase());
+  return !isClosedStatus(card.status);
 }
 
 export function frontierGraph(
@@ -201,8 +200,8 @@ export function frontierGraph(
 
   const ids = [...builder.shown.keys()];
   const edges = edgesBetween(ctx.db, sources, doc, ids, MAX_SHOWN_EDGES).rows.map((row) => {
-    const [from, to] = endsOf(row.key);
-    return { from: from as string, rel: row.key.split("|")[1] as string, to: to as string };
+    const { from, rel, to } = toEdge(row);
+    return { from, rel, to };
   });
   const untested = (card: Card) =>
     card.type === "hypothesis" && isOpen(card) && builder.touching.has(card.id) && !builder.touching.get(card.id)?.includes("test");
@@ -231,7 +230,7 @@ export function frontierGraph(
     frontier: {
       questions,
       hypotheses,
-      untested_hypotheses: (lists[1] ?? []).filter((card) => builder.touching.has(card.id) && untested(card)).length,
+      untested_hypotheses: (lists[1] ?? []).filter(untested).length,
       tests,
       decisions,
     },
