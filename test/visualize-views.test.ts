@@ -86,10 +86,13 @@ describe("visualize graph", () => {
   it("decides a conflict through the pasted write, journaled as the agent; then no agent's status names it", async () => {
     const workspace = "viz/decide";
     await seedGraph(workspace);
-    // On the default toolset: the decision is a portal envelope that runs the command with no args of its own.
+    // On the default toolset: the decision is a portal envelope that runs the command, its args the holder of the app's.
     const portals = { path: "/mcp" };
     const answer = await ok("visualize", { workspace, what: "graph" }, portals);
-    expect(answer.writes["graph.conflict.resolve"]).toMatchObject({ tool: "graph", args: { op: "call", cmd: "graph.conflict.resolve" } });
+    expect(answer.writes["graph.conflict.resolve"]).toMatchObject({
+      tool: "graph",
+      args: { op: "call", cmd: "graph.conflict.resolve", args: { resolution: "use_into" } },
+    });
     const graph = await pasted(answer.reads["think.frontier.graph"], {}, portals);
     const id = graph.conflicts[0].conflict_id as string;
     const before = await ok("status", { workspace }, { path: "/mcp", ...(await as("alice")) });

@@ -91,10 +91,12 @@ export function graphFacts(
   const mayWrite = ROLE_RANK[ctx.principal.role] >= ROLE_RANK.write;
   const writes = mayWrite
     ? {
+        // Its arguments name where the app's go (a flat tool's top level, an envelope's args), as
+        // budget_profile does for the reads: the resolution the app chooses replaces this one.
         "graph.conflict.resolve": suggest(
           "graph.conflict.resolve",
-          {},
-          "Decide a conflict; add conflict_id and resolution (use_into keeps ours, use_from takes theirs).",
+          { resolution: "use_into" },
+          "Decide a conflict: add conflict_id; resolution use_into keeps ours, use_from takes theirs.",
         ),
       }
     : undefined;

@@ -8,10 +8,9 @@
  *   `{workspace, budget_profile, id}`;
  * - a portal envelope holds it in its nested `args`: `{workspace, op: "call", cmd: "open", args:
  *   {budget_profile}}` + `{id}` → `{workspace, op: "call", cmd: "open", args: {budget_profile, id}}`.
- * When neither level holds `budget_profile`, a nested `args` object is the holder if there is one;
- * a portal envelope that runs a command (`op: "call"`, `cmd`) without one gets an empty `args` to hold
- * them (an envelope leaves out `args` when a suggestion has none: the conflict decision, `writes`);
- * else the top level holds them. A command argument of the same name replaces the suggested one.
+ * When neither level holds `budget_profile` (the conflict decision, `writes`, which carries a
+ * resolution instead), a nested `args` object is the holder if there is one, else the top level. A
+ * command argument of the same name replaces the suggested one.
  */
 
 export interface ToolCall {
@@ -27,11 +26,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function argumentHolder(top: Record<string, unknown>): Record<string, unknown> {
   if ("budget_profile" in top) return top;
   const nested = top.args;
-  if (isRecord(nested)) return nested;
-  if (typeof top.cmd !== "string") return top;
-  const made: Record<string, unknown> = {};
-  top.args = made;
-  return made;
+  return isRecord(nested) ? nested : top;
 }
 
 export function toolCallFor(suggestion: { tool: string; args?: Record<string, unknown> }, commandArgs: Record<string, unknown>): ToolCall {
